@@ -1,0 +1,28 @@
+//===- VyreDialect.h - The vyre dialect -------------------------*- C++ -*-===//
+//
+// The vyre dialect and the side-effect resource its stream ops share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_DIALECT_VYRE_IR_VYREDIALECT_H
+#define VYRE_DIALECT_VYRE_IR_VYREDIALECT_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::vyre {
+
+/// The device's work queues. Every op that is enqueued on a stream, or that
+/// orders work against one, reads and writes this resource, so generic passes
+/// keep such ops in program order.
+struct StreamResource : public SideEffects::Resource::Base<StreamResource> {
+  StringRef getName() final { return "vyre.stream"; }
+};
+
+} // namespace mlir::vyre
+
+#include "vyre/Dialect/Vyre/IR/VyreOpsDialect.h.inc"
+
+#endif // VYRE_DIALECT_VYRE_IR_VYREDIALECT_H

@@ -1,0 +1,51 @@
+//===- VyreDialect.td - The vyre dialect -------------------*- tablegen -*-===//
+//
+// The vyre dialect: a host-side dataflow IR of device buffers, copies and
+// kernel dispatches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_DIALECT_VYRE_IR_VYREDIALECT_TD
+#define VYRE_DIALECT_VYRE_IR_VYREDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Vyre_Dialect : Dialect {
+  let name = "vyre";
+  let cppNamespace = "::mlir::vyre";
+  let summary = "Host-side dataflow of device buffers, copies and kernel dispatches";
+  let description = [{
+    The vyre dialect describes what a GPU host program does: it allocates
+    device buffers ("slots"), copies host memory into them and back, and
+    dispatches `gpu.func` kernels on them.
+
+    Input IR has sequential semantics: every vyre op completes before the next
+    one starts. `--overlap-copies` rewrites host-to-device copies into
+    asynchronous copies on side streams (`vyre.copy_h2d_async`) and orders them
+    against the main stream with tokens (`!vyre.token`): `vyre.record`,
+    `vyre.wait` and `vyre.sync`.
+
+    ```mlir
+    %dev = vyre.alloc : memref<1024xf32>
+    vyre.copy_h2d %host to %dev : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @kernels::@scale blocks(%c8, %c1, %c1) threads(%c128, %c1, %c1)
+        args(%dev : memref<1024xf32>)
+    vyre.copy_d2h %dev to %host : memref<1024xf32> to memref<1024xf32>
+    vyre.dealloc %dev : memref<1024xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+  private:
+    void registerAttributes();
+    void registerTypes();
+  public:
+  }];
+}
+
+#endif // VYRE_DIALECT_VYRE_IR_VYREDIALECT_TD

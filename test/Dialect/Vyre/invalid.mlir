@@ -1,0 +1,330 @@
+// RUN: vyre-opt %s --split-input-file --verify-diagnostics
+
+// Tests that an alloc needs one size per dynamic dimension.
+func.func @alloc_missing_dynamic_size() {
+  // expected-error @+1 {{'vyre.alloc' op 'dynamicSizes' has 0 operand(s) but result type 'memref<?x4xf32>' has 1 dynamic dimension(s): it needs one size per dynamic dimension}}
+  %d = vyre.alloc : memref<?x4xf32>
+  return
+}
+
+// -----
+
+// Tests that an alloc with too many sizes is rejected too.
+func.func @alloc_extra_dynamic_size(%n: index) {
+  // expected-error @+1 {{'dynamicSizes' has 1 operand(s) but result type 'memref<4xf32>' has 0 dynamic dimension(s)}}
+  %d = vyre.alloc(%n) : memref<4xf32>
+  return
+}
+
+// -----
+
+// Tests that a device buffer must be contiguous.
+func.func @alloc_strided() {
+  // expected-error @+1 {{'vyre.alloc' op result type 'memref<4xf32, strided<[2]>>' must have an identity layout: a device buffer is one contiguous allocation}}
+  %d = vyre.alloc : memref<4xf32, strided<[2]>>
+  return
+}
+
+// -----
+
+// Tests that a copy's element types must match.
+func.func @copy_h2d_element_type(%h: memref<4xf32>) {
+  %d = vyre.alloc : memref<4xf16>
+  // expected-error @+1 {{'vyre.copy_h2d' op element type of 'source' ('f32') must match that of 'target' ('f16')}}
+  vyre.copy_h2d %h to %d : memref<4xf32> to memref<4xf16>
+  return
+}
+
+// -----
+
+// Tests that a copy's ranks must match.
+func.func @copy_h2d_rank(%h: memref<4xf32>) {
+  %d = vyre.alloc : memref<2x2xf32>
+  // expected-error @+1 {{'vyre.copy_h2d' op shape of 'source' ('memref<4xf32>') must match that of 'target' ('memref<2x2xf32>'): ranks 1 and 2 differ}}
+  vyre.copy_h2d %h to %d : memref<4xf32> to memref<2x2xf32>
+  return
+}
+
+// -----
+
+// Tests that a copy's static dimensions must match.
+func.func @copy_d2h_shape(%h: memref<8xf32>) {
+  %d = vyre.alloc : memref<4xf32>
+  // expected-error @+1 {{'vyre.copy_d2h' op shape of 'source' ('memref<4xf32>') must match that of 'target' ('memref<8xf32>'): dimension 0 is 4 in 'source' but 8 in 'target'}}
+  vyre.copy_d2h %d to %h : memref<4xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+// Tests that a copy takes memrefs only.
+func.func @copy_not_memref(%h: tensor<4xf32>) {
+  %d = vyre.alloc : memref<4xf32>
+  // expected-error @+1 {{'vyre.copy_h2d' op operand #0 must be memref of any type values, but got 'tensor<4xf32>'}}
+  "vyre.copy_h2d"(%h, %d) : (tensor<4xf32>, memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+// Tests that an async copy runs on a side stream, not the main stream.
+func.func @copy_async_main_stream(%h: memref<4xf32>) {
+  %d = vyre.alloc : memref<4xf32>
+  // expected-error @+1 {{'vyre.copy_h2d_async' op 'stream' is 0 but must be a side stream, 1 or more (stream 0 is the main stream)}}
+  %t = vyre.copy_h2d_async %h to %d on stream 0 : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+// Tests that an async copy's shapes are checked like a copy's.
+func.func @copy_async_shape(%h: memref<8xf32>) {
+  %d = vyre.alloc : memref<4xf32>
+  // expected-error @+1 {{'vyre.copy_h2d_async' op shape of 'source' ('memref<8xf32>') must match that of 'target' ('memref<4xf32>'): dimension 0 is 8 in 'source' but 4 in 'target'}}
+  %t = vyre.copy_h2d_async %h to %d on stream 1 : memref<8xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+// Tests that an async copy names each dependency once.
+func.func @copy_async_duplicate_dependency(%h: memref<4xf32>) {
+  %d = vyre.alloc : memref<4xf32>
+  %r = vyre.record
+  // expected-error @+1 {{'vyre.copy_h2d_async' op 'dependencies' names a token twice: token #1 repeats an earlier one}}
+  %t = vyre.copy_h2d_async %h to %d on stream 1 after [%r, %r] : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+// Tests that a wait needs a token.
+func.func @wait_nothing() {
+  // expected-error @+1 {{'vyre.wait' op 'tokens' needs at least one token}}
+  vyre.wait
+  return
+}
+
+// -----
+
+// Tests that a wait names each token once.
+func.func @wait_duplicate() {
+  %r = vyre.record
+  // expected-error @+1 {{'vyre.wait' op 'tokens' names a token twice: token #1 repeats an earlier one}}
+  vyre.wait %r, %r
+  return
+}
+
+// -----
+
+// Tests that a sync needs a token.
+func.func @sync_nothing() {
+  // expected-error @+1 {{'vyre.sync' op 'tokens' needs at least one token}}
+  vyre.sync
+  return
+}
+
+// -----
+
+// Tests that a sync names each token once.
+func.func @sync_duplicate() {
+  %r = vyre.record
+  // expected-error @+1 {{'vyre.sync' op 'tokens' names a token twice: token #1 repeats an earlier one}}
+  vyre.sync %r, %r
+  return
+}
+
+// -----
+
+// Tests that a token must be defined before it is used.
+func.func @token_used_before_defined() {
+  // expected-error @+1 {{operand #0 does not dominate this use}}
+  vyre.wait %r
+  // expected-note @+1 {{operand defined here}}
+  %r = vyre.record
+  return
+}
+
+// -----
+
+// Tests that only tokens can be waited for.
+// expected-note @+1 {{prior use here}}
+func.func @wait_not_token(%i: index) {
+  // expected-error @+1 {{use of value '%i' expects different type than prior uses: '!vyre.token' vs 'index'}}
+  vyre.wait %i
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @k(%x: memref<4xf32>) kernel {
+    gpu.return
+  }
+}
+
+// Tests that a dispatch must name an existing kernel.
+func.func @dispatch_missing_kernel(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op 'kernel' @kernels::@missing does not resolve: it must name a kernel in a gpu.module, as @module::@kernel}}
+  vyre.dispatch @kernels::@missing blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func private @host_function(%x: memref<4xf32>)
+
+// Tests that a dispatch cannot call a host function.
+func.func @dispatch_host_function(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op 'kernel' @host_function resolves to 'func.func', which is not a function in a gpu.module}}
+  vyre.dispatch @host_function blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>)
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @device_function(%x: memref<4xf32>) {
+    gpu.return
+  }
+}
+
+// Tests that a dispatch cannot call a device function that is not a kernel.
+func.func @dispatch_not_kernel(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op 'kernel' @kernels::@device_function is a gpu.func without the 'kernel' attribute: only kernels can be dispatched}}
+  vyre.dispatch @kernels::@device_function blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>)
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  func.func @with_body(%x: memref<4xf32>) attributes {gpu.kernel} {
+    return
+  }
+}
+
+// Tests that a func.func kernel must be a declaration.
+func.func @dispatch_func_with_body(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op 'kernel' @kernels::@with_body must be a gpu.func kernel, or a function declaration without a body that carries the 'gpu.kernel' attribute}}
+  vyre.dispatch @kernels::@with_body blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>)
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  func.func private @returns(%x: memref<4xf32>) -> f32 attributes {gpu.kernel}
+}
+
+// Tests that a kernel returns nothing.
+func.func @dispatch_kernel_returns(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op 'kernel' @kernels::@returns returns values: a kernel returns nothing}}
+  vyre.dispatch @kernels::@returns blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>)
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @two(%x: memref<4xf32>, %y: memref<4xf32>) kernel {
+    gpu.return
+  }
+}
+
+// Tests that a dispatch passes as many arguments as the kernel takes.
+func.func @dispatch_arity(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op 'args' has 1 argument(s) but kernel @kernels::@two takes 2}}
+  vyre.dispatch @kernels::@two blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>)
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @k(%x: memref<8xf32>) kernel {
+    gpu.return
+  }
+}
+
+// Tests that a dispatch's argument types match the kernel's.
+func.func @dispatch_argument_type(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op 'args' argument #0 has type 'memref<4xf32>' but kernel @kernels::@k expects 'memref<8xf32>'}}
+  vyre.dispatch @kernels::@k blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>)
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @k(%x: memref<4xf32>, %y: memref<4xf32>) kernel {
+    gpu.return
+  }
+}
+
+// Tests that an access list has one entry per argument.
+func.func @dispatch_access_length(%x: memref<4xf32>, %y: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op 'access' has 1 entries but the dispatch has 2 argument(s): it needs one entry per argument}}
+  vyre.dispatch @kernels::@k blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x, %y : memref<4xf32>, memref<4xf32>) access [read]
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @k(%x: memref<4xf32>, %a: f32) kernel {
+    gpu.return
+  }
+}
+
+// Tests that a scalar argument cannot be written.
+func.func @dispatch_access_scalar_write(%x: memref<4xf32>, %a: f32) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op 'access' entry #1 is 'write' but argument #1 has type 'f32': only a memref argument can be written}}
+  vyre.dispatch @kernels::@k blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x, %a : memref<4xf32>, f32) access [read, write]
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @k(%x: memref<4xf32>) kernel {
+    gpu.return
+  }
+}
+
+// Tests that an access kind is one of the three keywords.
+func.func @dispatch_access_unknown_kind(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{access kind must be 'read', 'write' or 'readwrite', got 'modify'}}
+  vyre.dispatch @kernels::@k blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>) access [modify]
+  return
+}
+
+// -----
+
+// Tests that grid sizes are indices.
+// expected-note @+1 {{prior use here}}
+func.func @dispatch_grid_type(%x: memref<4xf32>, %i: i32) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{use of value '%i' expects different type than prior uses: 'index' vs 'i32'}}
+  vyre.dispatch @kernels::@k blocks(%i, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>)
+  return
+}
+
+// -----
+
+// Tests that an unknown vyre op is rejected.
+func.func @unknown_op() {
+  // expected-error @+1 {{custom op 'vyre.frobnicate' is unknown}}
+  vyre.frobnicate
+  return
+}
