@@ -3,6 +3,7 @@
 #   make check   build and run every test (lit + unit tests, through ctest)
 #   make demo    run vyre-opt on examples/ and print the result
 #   make docs    generate the dialect and pass docs into $(BUILD_DIR)/docs
+#   make bench   run the benchmarks under bench/ and print their figures
 
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
@@ -10,7 +11,7 @@ MLIR_DIR ?= /usr/lib/llvm-22/lib/cmake/mlir
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build check demo docs clean
+.PHONY: all deps configure build check demo docs bench clean
 
 all: build
 
@@ -36,6 +37,9 @@ check: build
 
 demo: build
 	scripts/demo.sh $(BUILD_DIR)
+
+bench: build
+	$(BUILD_DIR)/bin/vyre-bench-slot-access
 
 docs: configure
 	cmake --build $(BUILD_DIR) --target mlir-doc

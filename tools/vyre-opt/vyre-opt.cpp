@@ -13,9 +13,19 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::vyre::test {
+void registerTestSlotAccessPass();
+} // namespace mlir::vyre::test
+
+/// Test-only passes, from test/lib, that print analyses for lit tests.
+static void registerTestPasses() {
+  mlir::vyre::test::registerTestSlotAccessPass();
+}
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::vyre::registerVyrePassesAndPipelines();
+  registerTestPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

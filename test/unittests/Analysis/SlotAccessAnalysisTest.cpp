@@ -1,0 +1,111 @@
+//===- SlotAccessAnalysisTest.cpp - The analysis through C++ ----*- C++ -*-===//
+
+#include "vyre/Analysis/OverlapPolicy.h"
+#include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/InitVyre.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+
+namespace {
+
+constexpr const char *kProgram = R"mlir(
+  gpu.module @kernels {
+    gpu.func @scale(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %in[%i] : memref<16xf32>
+      memref.store %v, %out[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @host(%x: memref<16xf32>, %y: memref<16xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<16xf32>
+    %b = vyre.alloc : memref<16xf32>
+    vyre.dispatch @kernels::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %b : memref<16xf32>, memref<16xf32>)
+    vyre.dispatch @kernels::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b, %x : memref<16xf32>, memref<16xf32>)
+    return
+  }
+)mlir";
+
+class SlotAccessAnalysisTest : public ::testing::Test {
+protected:
+  SlotAccessAnalysisTest() {
+    DialectRegistry registry;
+    registerVyreDialects(registry);
+    context.appendDialectRegistry(registry);
+    module = parseSourceString<ModuleOp>(kProgram, &context);
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+TEST_F(SlotAccessAnalysisTest, NumbersArgumentsThenAllocations) {
+  ASSERT_TRUE(module);
+  auto host = module->lookupSymbol<func::FuncOp>("host");
+  SlotAccessAnalysis analysis(host);
+  ASSERT_EQ(analysis.getNumSlots(), 4u);
+  EXPECT_EQ(analysis.getSlotNumber(host.getArgument(0)), 0u);
+  EXPECT_EQ(analysis.getSlotNumber(host.getArgument(1)), 1u);
+  // %y is noalias, and allocations alias nothing.
+  EXPECT_FALSE(analysis.mayAlias(0, 1));
+  EXPECT_FALSE(analysis.mayAlias(0, 2));
+  EXPECT_FALSE(analysis.mayAlias(2, 3));
+  EXPECT_TRUE(analysis.mayAlias(3, 3));
+}
+
+TEST_F(SlotAccessAnalysisTest, SummarizesEachDispatchFromOneKernelAnalysis) {
+  ASSERT_TRUE(module);
+  auto host = module->lookupSymbol<func::FuncOp>("host");
+  SlotAccessAnalysis analysis(host);
+  SmallVector<DispatchOp> dispatches(host.getOps<DispatchOp>());
+  ASSERT_EQ(dispatches.size(), 2u);
+  EXPECT_EQ(analysis.getSummary(dispatches[0]).str(), "reads [2] writes [3]");
+  EXPECT_EQ(analysis.getSummary(dispatches[1]).str(), "reads [3] writes [0]");
+
+  // The policy's verdicts on these summaries.
+  EXPECT_EQ(canOverlapCopyWithKernel(0, analysis.getSummary(dispatches[0])),
+            CopyOverlapDecision::Overlap);
+  EXPECT_EQ(canOverlapCopyWithKernel(3, analysis.getSummary(dispatches[0])),
+            CopyOverlapDecision::Serialize);
+  EXPECT_EQ(canDispatchConcurrently(analysis.getSummary(dispatches[0]),
+                                    analysis.getSummary(dispatches[1]))
+                .reason,
+            HazardKind::ReadAfterWrite);
+
+  Operation *kernel = module->lookupSymbol("kernels");
+  kernel = SymbolTable::lookupSymbolIn(kernel, "scale");
+  const KernelAccess *access = analysis.getKernelAccess(kernel);
+  ASSERT_NE(access, nullptr);
+  EXPECT_TRUE(access->fromBody);
+  ASSERT_EQ(access->arguments.size(), 2u);
+  EXPECT_TRUE(access->arguments[0].read);
+  EXPECT_FALSE(access->arguments[0].write);
+  EXPECT_FALSE(access->arguments[1].read);
+  EXPECT_TRUE(access->arguments[1].write);
+}
+
+TEST_F(SlotAccessAnalysisTest, AnUnresolvedRootMayBeAnySlot) {
+  ASSERT_TRUE(module);
+  auto host = module->lookupSymbol<func::FuncOp>("host");
+  SlotAccessAnalysis analysis(host);
+  bool exact = true;
+  // The constant is no buffer root at all.
+  Value notASlot = host.getBody().front().front().getResult(0);
+  EXPECT_EQ(analysis.getSlotsOf(notASlot, &exact),
+            SmallVector<unsigned>({0, 1, 2, 3}));
+  EXPECT_FALSE(exact);
+  EXPECT_EQ(analysis.getSlotsOf(host.getArgument(1), &exact),
+            SmallVector<unsigned>({1}));
+  EXPECT_TRUE(exact);
+}
+
+} // namespace
