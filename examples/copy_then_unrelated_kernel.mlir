@@ -15,9 +15,9 @@ module attributes {gpu.container_module} {
     }
   }
 
-  func.func @copy_then_unrelated_kernel(%host_a: memref<1024xf32>,
-                                        %host_b: memref<1024xf32>,
-                                        %host_out: memref<1024xf32>) {
+  func.func @copy_then_unrelated_kernel(%host_a: memref<1024xf32> {vyre.pinned, llvm.noalias},
+                                        %host_b: memref<1024xf32> {vyre.pinned, llvm.noalias},
+                                        %host_out: memref<1024xf32> {vyre.pinned, llvm.noalias}) {
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index
     %c128 = arith.constant 128 : index

@@ -28,8 +28,10 @@ module attributes {gpu.container_module} {
     }
   }
 
-  func.func @mlp(%host_x: memref<256xf32>, %host_w1: memref<256x256xf32>,
-                 %host_w2: memref<256x256xf32>, %host_y: memref<256xf32>) {
+  func.func @mlp(%host_x: memref<256xf32> {vyre.pinned, llvm.noalias},
+                 %host_w1: memref<256x256xf32> {vyre.pinned, llvm.noalias},
+                 %host_w2: memref<256x256xf32> {vyre.pinned, llvm.noalias},
+                 %host_y: memref<256xf32> {vyre.pinned, llvm.noalias}) {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c128 = arith.constant 128 : index

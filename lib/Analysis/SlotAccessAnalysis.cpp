@@ -16,7 +16,8 @@ SlotAccessAnalysis::SlotAccessAnalysis(Operation *op) {
   collectSlots(op);
   computeAliasing(op);
   op->walk([&](DispatchOp dispatch) {
-    summaries.try_emplace(dispatch, summarize(dispatch));
+    summaryIndex.try_emplace(dispatch, summaries.size());
+    summaries.push_back(summarize(dispatch));
   });
 }
 
@@ -34,9 +35,7 @@ void SlotAccessAnalysis::collectSlots(Operation *op) {
       [&](AllocOp alloc) { addSlot(alloc.getMemref()); });
 }
 
-/// Whether `value` is an argument of a function that promises it aliases no
-/// other argument.
-static bool isNoAliasArgument(Value value) {
+bool SlotAccessAnalysis::isNoAliasArgument(Value value) {
   auto argument = dyn_cast<BlockArgument>(value);
   if (!argument)
     return false;
@@ -108,8 +107,8 @@ bool SlotAccessAnalysis::mayAlias(unsigned lhs, unsigned rhs) const {
 
 const AccessSummary &SlotAccessAnalysis::getSummary(DispatchOp dispatch) const {
   static const AccessSummary unknownSummary = AccessSummary::unknown();
-  auto it = summaries.find(dispatch);
-  return it == summaries.end() ? unknownSummary : it->second;
+  auto it = summaryIndex.find(dispatch);
+  return it == summaryIndex.end() ? unknownSummary : summaries[it->second];
 }
 
 const KernelAccess *SlotAccessAnalysis::getKernelAccess(Operation *kernel) const {

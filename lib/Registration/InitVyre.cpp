@@ -3,6 +3,7 @@
 #include "vyre/InitVyre.h"
 
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
+#include "vyre/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,4 +24,4 @@ void vyre::registerVyreDialects(DialectRegistry &registry) {
                   scf::SCFDialect, vector::VectorDialect>();
 }
 
-void vyre::registerVyrePassesAndPipelines() {}
+void vyre::registerVyrePassesAndPipelines() { registerVyrePasses(); }

@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <memory>
+#include <vector>
 #include <optional>
 
 namespace mlir::vyre {
@@ -57,6 +58,10 @@ public:
   /// slot, and `isExact` (if given) is set to false.
   SmallVector<unsigned> getSlotsOf(Value memref, bool *isExact = nullptr) const;
 
+  /// Whether `value` is a function argument that carries `llvm.noalias`, the
+  /// promise that it aliases no other argument.
+  static bool isNoAliasArgument(Value value);
+
   /// Whether two slots may refer to overlapping memory.
   bool mayAlias(unsigned lhs, unsigned rhs) const;
 
@@ -81,7 +86,9 @@ private:
   /// Callee symbol → its accesses (null if it does not resolve), so each
   /// symbol is looked up once.
   DenseMap<Attribute, const KernelAccess *> kernelAccessBySymbol;
-  DenseMap<Operation *, AccessSummary> summaries;
+  /// Summaries in walk order, and where each dispatch's is.
+  std::vector<AccessSummary> summaries;
+  DenseMap<Operation *, unsigned> summaryIndex;
   SymbolTableCollection symbolTables;
 };
 

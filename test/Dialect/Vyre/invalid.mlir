@@ -328,3 +328,27 @@ func.func @unknown_op() {
   vyre.frobnicate
   return
 }
+
+// -----
+
+// Tests that vyre.pinned is a unit attribute.
+// expected-error @+1 {{'vyre.pinned' on argument #0 must be a unit attribute}}
+func.func @pinned_not_unit(%h: memref<4xf32> {vyre.pinned = 1 : i32}) {
+  return
+}
+
+// -----
+
+// Tests that only a memref argument can be pinned.
+// expected-error @+1 {{'vyre.pinned' on argument #0 of type 'i32': only a memref argument can be pinned}}
+func.func @pinned_scalar(%n: i32 {vyre.pinned}) {
+  return
+}
+
+// -----
+
+// Tests that an unknown vyre argument attribute is rejected.
+// expected-error @+1 {{unknown vyre argument attribute 'vyre.pinnned' on argument #0}}
+func.func @pinned_misspelled(%h: memref<4xf32> {vyre.pinnned}) {
+  return
+}

@@ -56,7 +56,8 @@ module attributes {gpu.container_module} {
   // Tests that the asynchronous forms print as they parse.
 
   // CHECK-LABEL: func.func @async
-  func.func @async(%h: memref<64xi8>, %g: memref<?xi8>) {
+  // CHECK-SAME: (%{{.+}}: memref<64xi8> {vyre.pinned}, %{{.+}}: memref<?xi8>)
+  func.func @async(%h: memref<64xi8> {vyre.pinned}, %g: memref<?xi8>) {
     %c1 = arith.constant 1 : index
     %d = vyre.alloc : memref<64xi8>
     // CHECK: %[[R:.+]] = vyre.record

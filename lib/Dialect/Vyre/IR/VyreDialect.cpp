@@ -3,6 +3,8 @@
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+
 using namespace mlir;
 using namespace mlir::vyre;
 
@@ -15,4 +17,23 @@ void VyreDialect::initialize() {
 #define GET_OP_LIST
 #include "vyre/Dialect/Vyre/IR/VyreOps.cpp.inc"
       >();
+}
+
+LogicalResult VyreDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attribute) {
+  if (attribute.getName() != getPinnedAttrName())
+    return op->emitError("unknown vyre argument attribute '")
+           << attribute.getName().getValue() << "' on argument #" << argIndex;
+  if (!isa<UnitAttr>(attribute.getValue()))
+    return op->emitError("'")
+           << getPinnedAttrName() << "' on argument #" << argIndex
+           << " must be a unit attribute";
+  Type type = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  if (!isa<BaseMemRefType>(type))
+    return op->emitError("'")
+           << getPinnedAttrName() << "' on argument #" << argIndex
+           << " of type " << type << ": only a memref argument can be pinned";
+  return success();
 }

@@ -40,7 +40,15 @@ def Vyre_Dialect : Dialect {
   ];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
+    /// `vyre.pinned` on a host function's memref argument: the caller
+    /// promises page-locked (pinned) host memory, so copies from it can run
+    /// asynchronously.
+    static constexpr ::llvm::StringLiteral getPinnedAttrName() {
+      return ::llvm::StringLiteral("vyre.pinned");
+    }
+
   private:
     void registerAttributes();
     void registerTypes();

@@ -1,0 +1,61 @@
+//===- OpFootprint.h - What an op may touch ---------------------*- C++ -*-===//
+//
+// The slots and host buffers that one op, with everything nested in it, may
+// read or write, split by where the access happens: on the device (vyre ops,
+// which run on a stream) or on the host (everything else).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_ANALYSIS_OPFOOTPRINT_H
+#define VYRE_ANALYSIS_OPFOOTPRINT_H
+
+#include "vyre/Analysis/AccessSummary.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::vyre {
+
+class SlotAccessAnalysis;
+
+/// Accesses made on one side (device or host).
+struct SideAccess {
+  /// Slots read and written; unknown when any slot may be touched.
+  AccessSummary slots;
+  /// Roots of the host buffers written or freed.
+  llvm::SetVector<Value> hostWrites;
+  /// Whether any host buffer may be written or freed.
+  bool anyHostWrite = false;
+
+  bool mayWriteHost() const { return anyHostWrite || !hostWrites.empty(); }
+  void merge(const SideAccess &other);
+};
+
+/// What an op and the ops nested in it may touch.
+struct OpFootprint {
+  /// Accesses by vyre device ops, ordered on the main stream.
+  SideAccess device;
+  /// Accesses by host ops, and everything an op of unknown effect may do.
+  SideAccess host;
+  /// The op has effects the analysis cannot model (a call, an op without
+  /// declared memory effects): it may touch anything, on either side.
+  bool unknown = false;
+  /// How many kernel dispatches the op is or contains.
+  unsigned numKernels = 0;
+
+  bool isEmpty() const {
+    return !unknown && device.slots.isEmpty() && !device.mayWriteHost() &&
+           host.slots.isEmpty() && !host.mayWriteHost();
+  }
+  void merge(const OpFootprint &other);
+};
+
+/// Computes the footprint of `op`. Dispatch summaries and slot numbers come
+/// from `slots`; buffers resolve to their roots through views. Ops with
+/// regions are the union of the ops inside them.
+OpFootprint computeOpFootprint(Operation *op, const SlotAccessAnalysis &slots);
+
+} // namespace mlir::vyre
+
+#endif // VYRE_ANALYSIS_OPFOOTPRINT_H

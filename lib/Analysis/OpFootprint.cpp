@@ -1,0 +1,163 @@
+//===- OpFootprint.cpp - What an op may touch -------------------*- C++ -*-===//
+
+#include "vyre/Analysis/OpFootprint.h"
+
+#include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/VyreOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+
+void SideAccess::merge(const SideAccess &other) {
+  slots.merge(other.slots);
+  hostWrites.insert(other.hostWrites.begin(), other.hostWrites.end());
+  anyHostWrite |= other.anyHostWrite;
+}
+
+void OpFootprint::merge(const OpFootprint &other) {
+  device.merge(other.device);
+  host.merge(other.host);
+  unknown |= other.unknown;
+  numKernels += other.numKernels;
+}
+
+/// Adds a host-side access through `buffer` to `side`. A memref function
+/// argument may be a host buffer or a device buffer (a slot), so an access to
+/// a slot root counts as both; a write to any other root is a host write.
+static void addBufferAccess(SideAccess &side, Value buffer, bool isWrite,
+                            const SlotAccessAnalysis &slots) {
+  Value root = SlotAccessAnalysis::resolveRoot(buffer);
+  if (isWrite)
+    side.hostWrites.insert(root);
+  if (!slots.getSlotNumber(root))
+    return;
+  for (unsigned slot : slots.getSlotsOf(root)) {
+    if (isWrite)
+      side.slots.addWrite(slot);
+    else
+      side.slots.addRead(slot);
+  }
+}
+
+/// Adds a device-side access of a copy's device end: a slot, or, if its root
+/// is not a slot, possibly any slot.
+static void addDeviceBufferAccess(SideAccess &side, Value buffer, bool isWrite,
+                                  const SlotAccessAnalysis &slots) {
+  bool exact = true;
+  SmallVector<unsigned> touched = slots.getSlotsOf(buffer, &exact);
+  if (!exact) {
+    side.slots.merge(AccessSummary::unknown());
+    return;
+  }
+  for (unsigned slot : touched) {
+    if (isWrite)
+      side.slots.addWrite(slot);
+    else
+      side.slots.addRead(slot);
+  }
+}
+
+/// The footprint of a non-vyre op without regions, from its declared memory
+/// effects.
+static OpFootprint computeHostOpFootprint(Operation *op,
+                                         const SlotAccessAnalysis &slots) {
+  OpFootprint footprint;
+  auto effectOp = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effectOp || isa<CallOpInterface>(op)) {
+    footprint.unknown = true;
+    return footprint;
+  }
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  effectOp.getEffects(effects);
+  for (const MemoryEffects::EffectInstance &effect : effects) {
+    bool isRead = isa<MemoryEffects::Read>(effect.getEffect());
+    bool isAllocate = isa<MemoryEffects::Allocate>(effect.getEffect());
+    Value value = effect.getValue();
+    if (isAllocate)
+      continue;
+    if (!value) {
+      // Stack allocation scopes are private to the op; any other write to an
+      // unnamed location may be a write to anything.
+      if (!isRead && !isa<SideEffects::AutomaticAllocationScopeResource>(
+                         effect.getResource()))
+        footprint.unknown = true;
+      continue;
+    }
+    if (!isa<BaseMemRefType>(value.getType()))
+      continue;
+    addBufferAccess(footprint.host, value, /*isWrite=*/!isRead, slots);
+  }
+  return footprint;
+}
+
+/// The footprint of `op` itself, not counting ops nested in its regions.
+static OpFootprint computeOwnFootprint(Operation *op,
+                                       const SlotAccessAnalysis &slots) {
+  OpFootprint footprint;
+  TypeSwitch<Operation *>(op)
+      .Case([&](DispatchOp dispatch) {
+        const AccessSummary &summary = slots.getSummary(dispatch);
+        footprint.device.slots.merge(summary);
+        footprint.numKernels = 1;
+        // A function argument may be host memory too (unified memory, or an
+        // argument that aliases a host buffer): a kernel writing it writes
+        // that host buffer.
+        if (summary.isUnknown()) {
+          footprint.device.anyHostWrite = true;
+          return;
+        }
+        for (unsigned slot : summary.getWrites())
+          if (isa<BlockArgument>(slots.getSlots()[slot]))
+            footprint.device.hostWrites.insert(slots.getSlots()[slot]);
+      })
+      .Case([&](CopyH2DOp copy) {
+        addDeviceBufferAccess(footprint.device, copy.getTarget(), true, slots);
+      })
+      .Case([&](CopyH2DAsyncOp copy) {
+        addDeviceBufferAccess(footprint.device, copy.getTarget(), true, slots);
+      })
+      .Case([&](CopyD2HOp copy) {
+        addDeviceBufferAccess(footprint.device, copy.getSource(), false,
+                              slots);
+        footprint.device.hostWrites.insert(
+            SlotAccessAnalysis::resolveRoot(copy.getTarget()));
+      })
+      .Case([&](DeallocOp dealloc) {
+        addDeviceBufferAccess(footprint.device, dealloc.getMemref(), true,
+                              slots);
+      })
+      .Case<AllocOp, RecordOp, WaitOp, SyncOp>([](Operation *) {})
+      // Pinning a host buffer declares no effects; keep it ordered against
+      // the buffer's other uses as if it wrote it.
+      .Case<gpu::HostRegisterOp, gpu::HostUnregisterOp>([&](Operation *pin) {
+        footprint.host.hostWrites.insert(
+            SlotAccessAnalysis::resolveRoot(pin->getOperand(0)));
+      })
+      .Default([&](Operation *other) {
+        // Ops with regions are judged by what is inside them, as long as
+        // their own effects are those of their bodies.
+        if (other->getNumRegions() != 0 &&
+            other->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+            !isa<CallOpInterface>(other))
+          return;
+        footprint = computeHostOpFootprint(other, slots);
+      });
+  return footprint;
+}
+
+OpFootprint mlir::vyre::computeOpFootprint(Operation *op,
+                                           const SlotAccessAnalysis &slots) {
+  OpFootprint footprint = computeOwnFootprint(op, slots);
+  if (op->getNumRegions() == 0)
+    return footprint;
+  op->walk([&](Operation *nested) {
+    if (nested != op)
+      footprint.merge(computeOwnFootprint(nested, slots));
+  });
+  return footprint;
+}

@@ -1,0 +1,88 @@
+// RUN: vyre-opt %s --split-input-file --overlap-copies="side-streams=2" | FileCheck %s --check-prefix=STREAMS
+// RUN: vyre-opt %s --split-input-file --overlap-copies="hoist=false" | FileCheck %s --check-prefix=NOHOIST
+// RUN: vyre-opt %s --split-input-file --overlap-copies | FileCheck %s --check-prefix=DEFAULT
+// Running the pass twice gives the same IR as once.
+// RUN: vyre-opt %s --split-input-file --overlap-copies > %t.once.mlir
+// RUN: vyre-opt %t.once.mlir --split-input-file --overlap-copies > %t.twice.mlir
+// RUN: diff %t.once.mlir %t.twice.mlir
+
+// Tests that side-streams=2 spreads independent copies over both side
+// streams, keeps a copy that depends on another on that copy's stream, and
+// that by default every copy uses stream 1.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// STREAMS-LABEL: func.func @spread
+// DEFAULT-LABEL: func.func @spread
+func.func @spread(%h: memref<16xf32> {llvm.noalias}, %g: memref<16xf32> {llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  %c = vyre.alloc : memref<16xf32>
+  // STREAMS: %[[TA:.+]] = vyre.copy_h2d_async %{{.+}} to %[[A:[^ ]+]] on stream 1 :
+  // STREAMS-NEXT: vyre.copy_h2d_async %{{.+}} to %[[A]] on stream 1 after [%[[TA]]]
+  // STREAMS: vyre.copy_h2d_async %{{.+}} to %{{.+}} on stream 2 :
+  // STREAMS: vyre.copy_h2d_async %{{.+}} to %{{.+}} on stream 1 :
+  // DEFAULT-COUNT-4: on stream 1
+  // DEFAULT-NOT: on stream 2
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+  vyre.copy_h2d %h to %c : memref<16xf32> to memref<16xf32>
+  vyre.copy_h2d %g to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  return
+}
+
+// -----
+
+// Tests that hoist=false converts copies in place, still waiting only where
+// an op conflicts, while the default moves the copy above the unrelated
+// kernel.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// NOHOIST-LABEL: func.func @in_place
+// DEFAULT-LABEL: func.func @in_place
+func.func @in_place(%h: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // NOHOIST: vyre.dispatch @k::@write
+  // NOHOIST-NEXT: %[[T:.+]] = vyre.copy_h2d_async
+  // NOHOIST-NEXT: vyre.dispatch @k::@read
+  // NOHOIST-NEXT: vyre.wait %[[T]]
+  // NOHOIST-NEXT: vyre.dispatch @k::@read
+  // DEFAULT: vyre.copy_h2d_async
+  // DEFAULT-NEXT: vyre.dispatch @k::@write
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  return
+}

@@ -1,0 +1,144 @@
+// RUN: vyre-opt %s --split-input-file --overlap-copies --remarks-filter=overlap-copies --verify-diagnostics
+// Without the filter the pass says nothing (the annotations are hidden so that
+// the driver does not check them).
+// RUN: sed -e 's/expected-remark/hidden-remark/' %s | vyre-opt --split-input-file --overlap-copies 2>&1 >/dev/null | count 0
+
+// Tests the passed remark, naming how many kernels a copy may overlap and
+// which op waits first, next to a missed one that overlaps nothing.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+func.func @passed_and_missed(%h: memref<16xf32> {vyre.pinned}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s); first wait at 'vyre.dispatch' (read-after-copy)"}}
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  // expected-remark @+1 {{copy into slot 2 overlaps no kernel: 'vyre.dispatch' (write-after-write) waits for it right away; it cannot move above 'vyre.dispatch' (write-after-read on slot 2)"}}
+  vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  return
+}
+
+// -----
+
+// Tests the reasons a copy cannot move up: an earlier writer of its slot, a
+// host write of its source, and an op of unknown effect.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+func.func private @opaque()
+func.func @hoist_limits(%h: memref<16xf32> {vyre.pinned}, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  %c = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s); first wait at 'memref.store' (host buffer); it cannot move above 'vyre.dispatch' (write-after-write on slot 1)"}}
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%c : memref<16xf32>)
+  memref.store %v, %h[%c0] : memref<16xf32>
+  // expected-remark @+1 {{copy into slot 2 overlaps no kernel: 'func.call' (unknown effects) waits for it right away; it cannot move above 'memref.store' (host buffer on slot 2)"}}
+  vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+  func.call @opaque() : () -> ()
+  // expected-remark @+1 {{copy into slot 3 overlaps no kernel: 'vyre.dispatch' (read-after-copy) waits for it right away; it cannot move above 'func.call' (unknown effects on slot 3)"}}
+  vyre.copy_h2d %h to %c : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%c : memref<16xf32>)
+  return
+}
+
+// -----
+
+// Tests that a copy nothing waits for until the end says so.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+func.func @joined_at_end(%h: memref<16xf32> {vyre.pinned}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // expected-remark @+1 {{copy into slot 1 may overlap 2 kernel(s); first wait at 'func.return' (end of block)"}}
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  return
+}
+
+// -----
+
+// Tests the pinned-memory analysis remark: said for a pageable source, not
+// for a registered buffer.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+func.func @pageable_and_pinned(%pageable: memref<16xf32>, %registered: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %unranked = memref.cast %registered : memref<16xf32> to memref<*xf32>
+  gpu.host_register %unranked : memref<*xf32>
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // expected-remark @+2 {{copy into slot 2 overlaps no kernel}}
+  // expected-remark @+1 {{host buffer of the copy into slot 2 is not known to be pinned (gpu.host_register, or a 'vyre.pinned' argument): a copy from pageable memory is staged synchronously and defeats overlap}}
+  vyre.copy_h2d %pageable to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  // expected-remark @+1 {{copy into slot 3 may overlap 1 kernel(s)}}
+  vyre.copy_h2d %registered to %b : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  return
+}

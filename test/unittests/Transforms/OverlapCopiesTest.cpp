@@ -1,0 +1,135 @@
+//===- OverlapCopiesTest.cpp - The pass through the C++ API -----*- C++ -*-===//
+
+#include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/VyreOps.h"
+#include "vyre/InitVyre.h"
+#include "vyre/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+
+namespace {
+
+constexpr const char *kProgram = R"mlir(
+  gpu.module @k {
+    gpu.func @read(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @with_copies(%h: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<16xf32>
+    %b = vyre.alloc : memref<16xf32>
+    vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+    vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    return
+  }
+  func.func @without_copies(%h: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    return
+  }
+)mlir";
+
+/// Computes the slot access analysis and keeps it.
+struct ComputeAnalysisPass
+    : public PassWrapper<ComputeAnalysisPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ComputeAnalysisPass)
+  void runOnOperation() override {
+    (void)getAnalysis<SlotAccessAnalysis>();
+    markAllAnalysesPreserved();
+  }
+};
+
+/// Records which functions still have the analysis cached.
+struct RecordCachedPass
+    : public PassWrapper<RecordCachedPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RecordCachedPass)
+  explicit RecordCachedPass(llvm::StringMap<bool> &cached) : cached(cached) {}
+  void runOnOperation() override {
+    cached[getOperation().getName()] =
+        getCachedAnalysis<SlotAccessAnalysis>().has_value();
+    markAllAnalysesPreserved();
+  }
+  llvm::StringMap<bool> &cached;
+};
+
+class OverlapCopiesTest : public ::testing::Test {
+protected:
+  OverlapCopiesTest() {
+    DialectRegistry registry;
+    registerVyreDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.disableMultithreading();
+    module = parseSourceString<ModuleOp>(kProgram, &context);
+  }
+
+  func::FuncOp lookup(StringRef name) {
+    return module->lookupSymbol<func::FuncOp>(name);
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+TEST_F(OverlapCopiesTest, KeepsAnalysesOnlyWhereNothingChanged) {
+  ASSERT_TRUE(module);
+  llvm::StringMap<bool> cached;
+  PassManager pm(&context);
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(std::make_unique<ComputeAnalysisPass>());
+  functions.addPass(createOverlapCopies());
+  functions.addPass(std::make_unique<RecordCachedPass>(cached));
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  EXPECT_TRUE(cached.lookup("without_copies"));
+  EXPECT_FALSE(cached.lookup("with_copies"));
+}
+
+TEST_F(OverlapCopiesTest, TakesItsOptionsFromCpp) {
+  ASSERT_TRUE(module);
+  PassManager pm(&context);
+  OverlapCopiesOptions options;
+  options.sideStreams = 2;
+  options.hoist = false;
+  pm.nest<func::FuncOp>().addPass(createOverlapCopies(options));
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+
+  SmallVector<CopyH2DAsyncOp> copies(
+      lookup("with_copies").getOps<CopyH2DAsyncOp>());
+  ASSERT_EQ(copies.size(), 2u);
+  EXPECT_EQ(copies[0].getStream(), 1u);
+  EXPECT_EQ(copies[1].getStream(), 2u);
+  // In place: after both allocs, in program order, not moved up.
+  EXPECT_EQ(copies[0]->getPrevNode(), copies[1].getTarget().getDefiningOp());
+  EXPECT_EQ(copies[1]->getPrevNode(), copies[0].getOperation());
+  EXPECT_TRUE(lookup("with_copies").getOps<CopyH2DOp>().empty());
+}
+
+TEST_F(OverlapCopiesTest, RejectsZeroSideStreams) {
+  ASSERT_TRUE(module);
+  PassManager pm(&context);
+  OverlapCopiesOptions options;
+  options.sideStreams = 0;
+  pm.nest<func::FuncOp>().addPass(createOverlapCopies(options));
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    message = diagnostic.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(pm.run(*module)));
+  EXPECT_NE(message.find("side-streams=0"), std::string::npos) << message;
+}
+
+} // namespace
