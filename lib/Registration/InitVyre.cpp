@@ -3,6 +3,8 @@
 #include "vyre/InitVyre.h"
 
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
+#include "vyre/Conversion/Passes.h"
+#include "vyre/Pipelines/Pipelines.h"
 #include "vyre/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -24,4 +26,8 @@ void vyre::registerVyreDialects(DialectRegistry &registry) {
                   scf::SCFDialect, vector::VectorDialect>();
 }
 
-void vyre::registerVyrePassesAndPipelines() { registerVyrePasses(); }
+void vyre::registerVyrePassesAndPipelines() {
+  registerVyrePasses();
+  registerVyreConversionPasses();
+  registerVyreToGPUPipeline();
+}

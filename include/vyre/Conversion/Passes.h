@@ -1,0 +1,21 @@
+//===- Passes.h - vyre conversion passes ------------------------*- C++ -*-===//
+
+#ifndef VYRE_CONVERSION_PASSES_H
+#define VYRE_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::vyre {
+
+#define GEN_PASS_DECL
+#include "vyre/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "vyre/Conversion/Passes.h.inc"
+
+} // namespace mlir::vyre
+
+#endif // VYRE_CONVERSION_PASSES_H

@@ -1,0 +1,35 @@
+//===- VyreToGPUPipeline.cpp - From vyre to the gpu dialect -----*- C++ -*-===//
+
+#include "vyre/Pipelines/Pipelines.h"
+
+#include "vyre/Conversion/Passes.h"
+#include "vyre/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
+                                  const VyreToGPUPipelineOptions &options) {
+  // Schedule the copies, function by function (in parallel).
+  OverlapCopiesOptions overlap;
+  overlap.hoist = options.hoist;
+  overlap.sideStreams = options.sideStreams;
+  pm.addNestedPass<func::FuncOp>(createOverlapCopies(overlap));
+  // Streams and tokens become gpu async token chains.
+  pm.addPass(createConvertVyreToGPU());
+  // Tidy up; the lowering's output is stable under both.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void vyre::registerVyreToGPUPipeline() {
+  PassPipelineRegistration<VyreToGPUPipelineOptions>(
+      "vyre-to-gpu-pipeline",
+      "Schedule host-to-device copies (--overlap-copies) and lower vyre to "
+      "the gpu dialect (--convert-vyre-to-gpu), then canonicalize and cse",
+      buildVyreToGPUPipeline);
+}

@@ -1,0 +1,41 @@
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu --verify-diagnostics
+
+// Tests that a dispatch of a kernel without a body cannot be lowered.
+gpu.module @k {
+  func.func private @opaque(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+func.func @bodiless_kernel(%x: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op cannot be lowered: kernel @k::@opaque has no body (a bodiless declaration cannot be launched with gpu.launch_func)}}
+  vyre.dispatch @k::@opaque blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>) access [read]
+  return
+}
+
+// -----
+
+// Tests that a copy of an offset view cannot be lowered (gpu.memcpy copies
+// contiguous buffers only).
+func.func @offset_view(%h: memref<16xf32>) {
+  %d = vyre.alloc : memref<32xf32>
+  %view = memref.subview %d[16] [16] [1] : memref<32xf32> to memref<16xf32, strided<[1], offset: 16>>
+  // expected-error @+1 {{'vyre.copy_h2d' op cannot be lowered: 'target' has type 'memref<16xf32, strided<[1], offset: 16>>', but gpu.memcpy copies only contiguous buffers without an offset (identity layout)}}
+  vyre.copy_h2d %h to %view : memref<16xf32> to memref<16xf32, strided<[1], offset: 16>>
+  return
+}
+
+// -----
+
+// Tests that vyre ops in a region of several blocks are refused.
+func.func @unstructured(%h: memref<16xf32>, %c: i1) {
+  %d = vyre.alloc : memref<16xf32>
+  // expected-error @+1 {{'scf.execute_region' op has a region of 3 blocks with vyre ops: --convert-vyre-to-gpu lowers structured control flow (one block per region) only}}
+  scf.execute_region {
+    cf.cond_br %c, ^a, ^b
+  ^a:
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
+    scf.yield
+  ^b:
+    scf.yield
+  }
+  return
+}
