@@ -15,12 +15,13 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unittests
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%vyre_src", config.vyre_source_root))
+config.substitutions.append(("%vyre_obj", config.vyre_obj_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.vyre_tools_dir, config.llvm_tools_dir]
-tools = ["vyre-opt", "mlir-opt", "mlir-translate", "llc"]
+tools = ["vyre-opt", "mlir-opt", "mlir-translate", "llc", "llvm-nm"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.vyre_have_cuda:

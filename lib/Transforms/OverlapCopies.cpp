@@ -57,6 +57,7 @@ enum class OrderReason {
   HostBuffer,
   UnknownEffects,
   OperandDefinition,
+  StreamOrder,
   EndOfBlock,
 };
 
@@ -74,6 +75,8 @@ StringRef describe(OrderReason reason) {
     return "unknown effects";
   case OrderReason::OperandDefinition:
     return "operand definition";
+  case OrderReason::StreamOrder:
+    return "stream order";
   case OrderReason::EndOfBlock:
     return "end of block";
   }
@@ -180,6 +183,10 @@ private:
     Block *block = nullptr;
     /// Positions of the ops that define memrefs, which copies use.
     DenseMap<Operation *, Position> definitions;
+    /// The last copy placed on each side stream: copies on one stream keep
+    /// their program order, so a copy needed later never delays one needed
+    /// sooner.
+    DenseMap<int64_t, Stamp> lastCopyOnStream;
     /// Original op (null: the block's start) → the ops inserted after it:
     /// the last one, how many, and the vyre.record among them.
     struct Inserted {
@@ -382,6 +389,14 @@ private:
         consider({definition, placement.definitions.lookup(definition),
                   definition},
                  OrderReason::OperandDefinition);
+    // A copy that depends on an earlier copy into its slot runs on that
+    // copy's stream; others take the side streams in turn. On its stream, the
+    // copy stays behind the copies before it.
+    auto prior = dyn_cast_or_null<CopyH2DAsyncOp>(lastSlotAccess.op);
+    int64_t stream =
+        prior ? prior.getStream() : 1 + int64_t(nextStream++ % sideStreams);
+    consider(placement.lastCopyOnStream.lookup(stream),
+             OrderReason::StreamOrder);
     if (!hoist) {
       limit = previous;
       reason = OrderReason::OperandDefinition;
@@ -391,15 +406,12 @@ private:
     // progress past the last op that touched the slot or may still be
     // writing the host buffer.
     SmallVector<Value> dependencies;
-    std::optional<unsigned> stream;
     Stamp mainStreamWork = lastWriterOf(hostRoot, last.deviceHostWrite,
                                         last.anyDeviceHostWrite, last);
-    if (auto prior = dyn_cast_or_null<CopyH2DAsyncOp>(lastSlotAccess.op)) {
+    if (prior)
       dependencies.push_back(prior.getToken());
-      stream = prior.getStream();
-    } else {
+    else
       mainStreamWork.keepLatest(lastSlotAccess);
-    }
     bool busyAtStart =
         (!lastSlotAccess &&
          slotMayBeBusyAtStart(block, copy.getTarget(), copySlots)) ||
@@ -409,12 +421,10 @@ private:
           recordAfter(placement, mainStreamWork, copy.getLoc()));
     else if (busyAtStart)
       dependencies.push_back(recordAfter(placement, Stamp(), copy.getLoc()));
-    if (!stream)
-      stream = 1 + nextStream++ % sideStreams;
 
     Stamp placed = insertAfter(placement, limit, [&] {
       return CopyH2DAsyncOp::create(builder, copy.getLoc(), copy.getSource(),
-                                    copy.getTarget(), *stream, dependencies)
+                                    copy.getTarget(), stream, dependencies)
           .getOperation();
     });
     auto async = cast<CopyH2DAsyncOp>(placed.op);
@@ -436,6 +446,7 @@ private:
 
     for (unsigned slot : state.slots)
       last.slot[slot] = placed;
+    placement.lastCopyOnStream[stream] = placed;
     return true;
   }
 
@@ -826,6 +837,9 @@ private:
     auto limit = [&]() -> std::string {
       if (!copy.hoistLimit)
         return "";
+      if (copy.hoistReason == OrderReason::StreamOrder)
+        return "; it stays behind the copy before it on side stream " +
+               std::to_string(copy.op.getStream());
       return "; it cannot move above " + describeOp(copy.hoistLimit) + " (" +
              describe(copy.hoistReason).str() + " on slot " + slot + ")";
     };

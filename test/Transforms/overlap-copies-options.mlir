@@ -7,8 +7,8 @@
 // RUN: diff %t.once.mlir %t.twice.mlir
 
 // Tests that side-streams=2 spreads independent copies over both side
-// streams, keeps a copy that depends on another on that copy's stream, and
-// that by default every copy uses stream 1.
+// streams, keeps a copy that depends on another on that copy's stream (behind
+// the copies before it there), and that by default every copy uses stream 1.
 gpu.module @k {
   gpu.func @read(%x: memref<16xf32>) kernel {
     %i = gpu.thread_id x
@@ -33,9 +33,9 @@ func.func @spread(%h: memref<16xf32> {llvm.noalias}, %g: memref<16xf32> {llvm.no
   %b = vyre.alloc : memref<16xf32>
   %c = vyre.alloc : memref<16xf32>
   // STREAMS: %[[TA:.+]] = vyre.copy_h2d_async %{{.+}} to %[[A:[^ ]+]] on stream 1 :
-  // STREAMS-NEXT: vyre.copy_h2d_async %{{.+}} to %[[A]] on stream 1 after [%[[TA]]]
   // STREAMS: vyre.copy_h2d_async %{{.+}} to %{{.+}} on stream 2 :
   // STREAMS: vyre.copy_h2d_async %{{.+}} to %{{.+}} on stream 1 :
+  // STREAMS-NEXT: vyre.copy_h2d_async %{{.+}} to %[[A]] on stream 1 after [%[[TA]]]
   // DEFAULT-COUNT-4: on stream 1
   // DEFAULT-NOT: on stream 2
   vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>

@@ -142,3 +142,36 @@ func.func @pageable_and_pinned(%pageable: memref<16xf32>, %registered: memref<16
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
   return
 }
+
+// -----
+
+// Tests that a copy stays behind the copy before it on its side stream, so
+// that the copy needed first is not queued behind it.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+func.func @stream_order(%h: memref<16xf32> {vyre.pinned}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // expected-remark @+1 {{copy into slot 2 overlaps no kernel}}
+  vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s); first wait at 'vyre.dispatch' (read-after-copy); it stays behind the copy before it on side stream 1}}
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  return
+}

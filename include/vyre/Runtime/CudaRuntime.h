@@ -1,0 +1,64 @@
+//===- CudaRuntime.h - The mgpu* functions lowered code calls ---*- C++ -*-===//
+//
+// Upstream gpu-to-llvm lowers gpu dialect ops to calls of `mgpu*` functions;
+// Debian's MLIR ships no library that defines them. This one does, on the
+// CUDA driver API. Every CUDA call is checked: a failure prints the call's
+// name and CUDA's error name and string, then aborts.
+//
+// The signatures are read off the LLVM IR that upstream LLVM 22 emits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_RUNTIME_CUDARUNTIME_H
+#define VYRE_RUNTIME_CUDARUNTIME_H
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+
+// Modules and kernels.
+void *mgpuModuleLoad(void *data, size_t sizeInBytes);
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
+                      void **params, void **extra, size_t paramsCount);
+
+// Streams and events.
+void *mgpuStreamCreate();
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamWaitEvent(void *stream, void *event);
+void *mgpuEventCreate();
+void mgpuEventDestroy(void *event);
+void mgpuEventSynchronize(void *event);
+void mgpuEventRecord(void *event, void *stream);
+
+// Memory. Allocation is synchronous (cuMemAlloc): a buffer is usable on any
+// stream once mgpuMemAlloc returns. A free waits for its stream first.
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
+void mgpuMemFree(void *pointer, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
+/// gpu.host_register: page-locks the memory of a memref descriptor.
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                               int64_t elementSizeBytes);
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                 int64_t elementSizeBytes);
+
+// For drivers and benchmarks (not called by lowered code).
+
+/// Page-locked host memory, zero-filled.
+void *vyreAllocPinnedHost(size_t sizeBytes);
+void vyreFreePinnedHost(void *pointer);
+/// When profiling is on, every memcpy and kernel launch is timed with events
+/// on its stream; the totals (in microseconds) accumulate until reset.
+void vyreProfileEnable(bool enabled);
+void vyreProfileTotals(double *copyMicros, double *kernelMicros,
+                       int64_t *numCopies, int64_t *numKernels);
+void vyreProfileReset();
+}
+
+#endif // VYRE_RUNTIME_CUDARUNTIME_H

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds a vyre program into a CUDA executable, through upstream LLVM 22:
+#   vyre-opt → mlir-opt --gpu-lower-to-nvvm-pipeline → mlir-translate → llc
+#   → link with the vyre GPU driver, the mgpu* runtime and libcuda.
+# The driver calls FUNCTION; `PROGRAM --help`-style usage is in
+# tools/vyre-gpu-driver/Driver.cpp, and scripts/run-signature.py prints the
+# driver arguments a function needs.
+#
+# Usage: build-executable.sh INPUT.mlir OUTPUT [--serial] [--build-dir DIR]
+#                            [--rpath PATH]
+#   --serial   skip --overlap-copies: everything on the main stream
+#   --rpath    where the executable finds libvyre_cuda_runtime.so at run time
+#              (default: the build's lib/; '$ORIGIN' for a relocatable copy)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+input=$1 output=$2
+shift 2
+mode=overlap
+build="$here/../build"
+rpath=
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --serial) mode=serial ;;
+    --build-dir) build=$2; shift ;;
+    --rpath) rpath=$2; shift ;;
+    *) echo "build-executable.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+build=$(cd "$build" && pwd)
+rpath=${rpath:-$build/lib}
+llvm=/usr/lib/llvm-22/bin
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if [[ ! -x "$cuda/bin/ptxas" ]]; then
+  echo "build-executable.sh: no CUDA toolkit at $cuda (ptxas): skipped" >&2
+  exit 3
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [[ $mode == overlap ]]; then
+  "$build/bin/vyre-opt" "$input" --vyre-to-gpu-pipeline -o "$work/gpu.mlir"
+else
+  "$build/bin/vyre-opt" "$input" --convert-vyre-to-gpu --canonicalize --cse \
+    -o "$work/gpu.mlir"
+fi
+PATH="$cuda/bin:$PATH" CUDA_HOME="$cuda" CUDA_ROOT="$cuda" \
+  "$llvm/mlir-opt" "$work/gpu.mlir" \
+  --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-features=+ptx80" \
+  -o "$work/llvm.mlir"
+if grep -qE 'vyre\.|unrealized_conversion_cast' "$work/llvm.mlir"; then
+  echo "build-executable.sh: lowering left vyre ops or casts in $input" >&2
+  exit 1
+fi
+"$llvm/mlir-translate" --mlir-to-llvmir "$work/llvm.mlir" -o "$work/program.ll"
+"$llvm/llc" -O2 -filetype=obj -relocation-model=pic "$work/program.ll" \
+  -o "$work/program.o"
+"${CXX:-c++}" -rdynamic "$work/program.o" \
+  -L"$build/lib" -lvyre_gpu_driver -lvyre_cuda_runtime -ldl \
+  -Wl,-rpath,"$rpath" \
+  -L"$cuda/lib64/stubs" -lcuda \
+  -o "$output"

@@ -1,0 +1,208 @@
+//===- Driver.cpp - main() for vyre programs built into executables -*- C++ -*-===//
+//
+// scripts/build-executable.sh links a lowered vyre function with this driver.
+// It fills every buffer with deterministic non-zero data (in pinned host
+// memory unless --pageable), calls the function through the expanded memref
+// calling convention, and prints a checksum of every buffer afterwards and the
+// best wall time over --repeat runs; --profile adds the summed copy and
+// kernel times, measured with CUDA events around each op.
+//
+// Usage: PROGRAM --function NAME [--arg f32:256x256 | --arg index:N]...
+//                [--repeat N] [--profile] [--pageable]
+//
+//===----------------------------------------------------------------------===//
+
+#include "vyre/Runtime/CudaRuntime.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Argument {
+  bool isBuffer = false;
+  std::vector<int64_t> shape;
+  int64_t scalar = 0;
+  float *data = nullptr;
+  int64_t elements = 1;
+};
+
+[[noreturn]] void fail(const std::string &message) {
+  std::fprintf(stderr, "vyre-gpu-driver: %s\n", message.c_str());
+  std::exit(2);
+}
+
+Argument parseArgument(const std::string &spec) {
+  Argument argument;
+  if (spec.rfind("index:", 0) == 0) {
+    argument.scalar = std::strtoll(spec.c_str() + 6, nullptr, 10);
+    return argument;
+  }
+  if (spec.rfind("f32:", 0) != 0)
+    fail("argument '" + spec + "' must be f32:DIMxDIM... or index:N");
+  argument.isBuffer = true;
+  std::string dims = spec.substr(4);
+  size_t start = 0;
+  while (start <= dims.size()) {
+    size_t end = dims.find('x', start);
+    if (end == std::string::npos)
+      end = dims.size();
+    int64_t size = std::strtoll(dims.substr(start, end - start).c_str(),
+                                nullptr, 10);
+    if (size <= 0)
+      fail("argument '" + spec + "' has a dimension that is not positive");
+    argument.shape.push_back(size);
+    argument.elements *= size;
+    start = end + 1;
+  }
+  return argument;
+}
+
+/// Deterministic, non-zero data that differs between buffers.
+void fill(Argument &argument, size_t index) {
+  for (int64_t i = 0; i < argument.elements; ++i) {
+    uint64_t h = (uint64_t(i) + 1) * 2654435761u + index * 97;
+    argument.data[i] = 0.5f + float(h % 1000) / 1000.0f;
+  }
+}
+
+uint64_t checksum(const std::vector<Argument> &arguments) {
+  uint64_t hash = 1469598103934665603ull;
+  for (const Argument &argument : arguments) {
+    if (!argument.isBuffer)
+      continue;
+    auto *bytes = reinterpret_cast<const unsigned char *>(argument.data);
+    for (int64_t i = 0; i < argument.elements * 4; ++i)
+      hash = (hash ^ bytes[i]) * 1099511628211ull;
+  }
+  return hash;
+}
+
+/// The expanded calling convention of a lowered function: per memref
+/// (allocated, aligned, offset, sizes..., strides...), per index one value.
+/// On x86-64 all are passed as 64-bit integers; unused trailing arguments are
+/// ignored by the callee.
+constexpr int kMaxWords = 64;
+using Entry = void (*)(
+#define W int64_t
+    W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W,
+    W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W,
+    W, W, W, W, W, W, W, W, W, W, W, W, W, W
+#undef W
+);
+
+void call(Entry entry, const std::vector<int64_t> &words) {
+  int64_t w[kMaxWords] = {};
+  std::copy(words.begin(), words.end(), w);
+  entry(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10],
+        w[11], w[12], w[13], w[14], w[15], w[16], w[17], w[18], w[19], w[20],
+        w[21], w[22], w[23], w[24], w[25], w[26], w[27], w[28], w[29], w[30],
+        w[31], w[32], w[33], w[34], w[35], w[36], w[37], w[38], w[39], w[40],
+        w[41], w[42], w[43], w[44], w[45], w[46], w[47], w[48], w[49], w[50],
+        w[51], w[52], w[53], w[54], w[55], w[56], w[57], w[58], w[59], w[60],
+        w[61], w[62], w[63]);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string function;
+  std::vector<Argument> arguments;
+  int repeat = 5;
+  bool profile = false, pageable = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        fail("missing value after " + flag);
+      return argv[++i];
+    };
+    if (flag == "--function")
+      function = value();
+    else if (flag == "--arg")
+      arguments.push_back(parseArgument(value()));
+    else if (flag == "--repeat")
+      repeat = std::max(1, std::atoi(value().c_str()));
+    else if (flag == "--profile")
+      profile = true;
+    else if (flag == "--pageable")
+      pageable = true;
+    else
+      fail("unknown flag '" + flag + "'");
+  }
+  if (function.empty())
+    fail("--function NAME is required");
+  auto entry = reinterpret_cast<Entry>(dlsym(RTLD_DEFAULT, function.c_str()));
+  if (!entry)
+    fail("no function '" + function + "' in this executable");
+
+  std::vector<int64_t> words;
+  for (Argument &argument : arguments) {
+    if (!argument.isBuffer) {
+      words.push_back(argument.scalar);
+      continue;
+    }
+    size_t bytes = size_t(argument.elements) * sizeof(float);
+    argument.data = pageable ? static_cast<float *>(std::malloc(bytes))
+                             : static_cast<float *>(vyreAllocPinnedHost(bytes));
+    auto address = reinterpret_cast<int64_t>(argument.data);
+    words.insert(words.end(), {address, address, 0});
+    words.insert(words.end(), argument.shape.begin(), argument.shape.end());
+    int64_t stride = 1;
+    std::vector<int64_t> strides(argument.shape.size());
+    for (size_t d = argument.shape.size(); d-- > 0;) {
+      strides[d] = stride;
+      stride *= argument.shape[d];
+    }
+    words.insert(words.end(), strides.begin(), strides.end());
+  }
+  if (words.size() > size_t(kMaxWords))
+    fail("too many arguments for the driver");
+
+  auto refill = [&] {
+    for (size_t i = 0; i < arguments.size(); ++i)
+      if (arguments[i].isBuffer)
+        fill(arguments[i], i);
+  };
+
+  // One run for the checksum (and to load the module and warm up).
+  refill();
+  call(entry, words);
+  std::printf("checksum %016llx\n",
+              static_cast<unsigned long long>(checksum(arguments)));
+
+  double best = 1e300;
+  for (int run = 0; run < repeat; ++run) {
+    refill();
+    auto start = std::chrono::steady_clock::now();
+    call(entry, words);
+    auto stop = std::chrono::steady_clock::now();
+    best = std::min(best,
+                    std::chrono::duration<double, std::micro>(stop - start)
+                        .count());
+  }
+  std::printf("time_us %.1f\n", best);
+
+  if (profile) {
+    refill();
+    vyreProfileReset();
+    vyreProfileEnable(true);
+    call(entry, words);
+    vyreProfileEnable(false);
+    double copyMicros, kernelMicros;
+    int64_t copies, kernels;
+    vyreProfileTotals(&copyMicros, &kernelMicros, &copies, &kernels);
+    std::printf("copy_us %.1f\nkernel_us %.1f\ncopies %lld\nkernels %lld\n",
+                copyMicros, kernelMicros, static_cast<long long>(copies),
+                static_cast<long long>(kernels));
+  }
+  return 0;
+}
