@@ -44,22 +44,28 @@ static void addBufferAccess(SideAccess &side, Value buffer, bool isWrite,
   }
 }
 
-/// Adds a device-side access of a copy's device end: a slot, or, if its root
-/// is not a slot, possibly any slot.
-static void addDeviceBufferAccess(SideAccess &side, Value buffer, bool isWrite,
-                                  const SlotAccessAnalysis &slots) {
-  bool exact = true;
-  SmallVector<unsigned> touched = slots.getSlotsOf(buffer, &exact);
-  if (!exact) {
-    side.slots.merge(AccessSummary::unknown());
+/// Adds a device-side access through `buffer`. A function argument may be a
+/// slot and host memory at once, so an access to an argument is a slot access
+/// and, if a write, a host write too. A root that is not a slot is host memory
+/// at a copy's host end (`hostEnd`), and may be any slot at its device end.
+static void addDeviceAccess(SideAccess &device, Value buffer, bool isWrite,
+                            bool hostEnd, const SlotAccessAnalysis &slots) {
+  Value root = SlotAccessAnalysis::resolveRoot(buffer);
+  if (!slots.getSlotNumber(root)) {
+    if (!hostEnd)
+      device.slots.merge(AccessSummary::unknown());
+    else if (isWrite)
+      device.hostWrites.insert(root);
     return;
   }
-  for (unsigned slot : touched) {
+  for (unsigned slot : slots.getSlotsOf(root)) {
     if (isWrite)
-      side.slots.addWrite(slot);
+      device.slots.addWrite(slot);
     else
-      side.slots.addRead(slot);
+      device.slots.addRead(slot);
   }
+  if (isWrite && isa<BlockArgument>(root))
+    device.hostWrites.insert(root);
 }
 
 /// The footprint of a non-vyre op without regions, from its declared memory
@@ -116,20 +122,21 @@ static OpFootprint computeOwnFootprint(Operation *op,
             footprint.device.hostWrites.insert(slots.getSlots()[slot]);
       })
       .Case([&](CopyH2DOp copy) {
-        addDeviceBufferAccess(footprint.device, copy.getTarget(), true, slots);
+        addDeviceAccess(footprint.device, copy.getSource(), false, true, slots);
+        addDeviceAccess(footprint.device, copy.getTarget(), true, false, slots);
       })
       .Case([&](CopyH2DAsyncOp copy) {
-        addDeviceBufferAccess(footprint.device, copy.getTarget(), true, slots);
+        addDeviceAccess(footprint.device, copy.getSource(), false, true, slots);
+        addDeviceAccess(footprint.device, copy.getTarget(), true, false, slots);
       })
       .Case([&](CopyD2HOp copy) {
-        addDeviceBufferAccess(footprint.device, copy.getSource(), false,
-                              slots);
-        footprint.device.hostWrites.insert(
-            SlotAccessAnalysis::resolveRoot(copy.getTarget()));
+        addDeviceAccess(footprint.device, copy.getSource(), false, false,
+                        slots);
+        addDeviceAccess(footprint.device, copy.getTarget(), true, true, slots);
       })
       .Case([&](DeallocOp dealloc) {
-        addDeviceBufferAccess(footprint.device, dealloc.getMemref(), true,
-                              slots);
+        addDeviceAccess(footprint.device, dealloc.getMemref(), true, false,
+                        slots);
       })
       .Case<AllocOp, RecordOp, WaitOp, SyncOp>([](Operation *) {})
       // Pinning a host buffer declares no effects; keep it ordered against

@@ -6,6 +6,7 @@
 #include "vyre/Conversion/Passes.h"
 #include "vyre/Pipelines/Pipelines.h"
 #include "vyre/Transforms/Passes.h"
+#include "vyre/Verification/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,5 +30,6 @@ void vyre::registerVyreDialects(DialectRegistry &registry) {
 void vyre::registerVyrePassesAndPipelines() {
   registerVyrePasses();
   registerVyreConversionPasses();
+  registerVyreVerificationPasses();
   registerVyreToGPUPipeline();
 }

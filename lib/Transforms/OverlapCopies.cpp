@@ -152,8 +152,10 @@ public:
   void run() {
     for (Block &block : function.getFunctionBody())
       placeCopies(block);
+    // A block after the entry block may start with the main stream busy.
     for (Block &block : function.getFunctionBody())
-      orderCopies(block);
+      orderCopies(block, block.isEntryBlock() ? AccessSummary()
+                                              : AccessSummary::unknown());
     for (CopyState &copy : copies)
       emitRemarks(copy);
   }
@@ -176,6 +178,11 @@ private:
     /// when the host moves on (a kernel writing an argument), per root.
     DenseMap<Value, Stamp> deviceHostWrite;
     Stamp anyDeviceHostWrite;
+    /// Per side stream, the last async copy reading each host root that is
+    /// not an allocation, and writing each argument slot: a function argument
+    /// may be both a copy's source and another copy's destination.
+    DenseMap<std::pair<Value, int64_t>, Stamp> copyReadingRoot;
+    DenseMap<std::pair<Value, int64_t>, Stamp> copyWritingArgument;
   };
 
   /// Block-local bookkeeping of where new ops go.
@@ -383,6 +390,25 @@ private:
                reasonToStayBelow(lastSlotAccess.op, copySlots));
     consider(lastWriterOf(hostRoot, last.hostWrite, last.anyHostWrite, last),
              OrderReason::HostBuffer);
+    // Earlier copies whose source may be this copy's destination, or whose
+    // destination may be this copy's source, through aliasing arguments.
+    SmallVector<Value> targetArguments;
+    for (unsigned slot : copySlots)
+      if (isa<BlockArgument>(slots.getSlots()[slot]))
+        targetArguments.push_back(slots.getSlots()[slot]);
+    // The latest such copy on each side stream: stream order covers the
+    // earlier ones there.
+    DenseMap<int64_t, Stamp> aliasingCopies;
+    for (auto &[key, reader] : last.copyReadingRoot)
+      if (llvm::any_of(targetArguments, [&](Value target) {
+            return hostAliasing.mayAlias(key.first, target);
+          }))
+        aliasingCopies[key.second].keepLatest(reader);
+    for (auto &[key, writer] : last.copyWritingArgument)
+      if (hostAliasing.mayAlias(key.first, hostRoot))
+        aliasingCopies[key.second].keepLatest(writer);
+    for (auto &entry : aliasingCopies)
+      consider(entry.second, OrderReason::HostBuffer);
     for (Value operand : {copy.getSource(), copy.getTarget()})
       if (Operation *definition = operand.getDefiningOp();
           definition && definition->getBlock() == &block)
@@ -412,6 +438,16 @@ private:
       dependencies.push_back(prior.getToken());
     else
       mainStreamWork.keepLatest(lastSlotAccess);
+    SmallVector<Stamp> aliasing;
+    for (auto &entry : aliasingCopies)
+      aliasing.push_back(entry.second);
+    llvm::sort(aliasing, [](const Stamp &lhs, const Stamp &rhs) {
+      return lhs.position < rhs.position;
+    });
+    for (const Stamp &copy : aliasing)
+      if (auto other = dyn_cast<CopyH2DAsyncOp>(copy.op);
+          other && other != prior)
+        dependencies.push_back(other.getToken());
     bool busyAtStart =
         (!lastSlotAccess &&
          slotMayBeBusyAtStart(block, copy.getTarget(), copySlots)) ||
@@ -447,6 +483,10 @@ private:
     for (unsigned slot : state.slots)
       last.slot[slot] = placed;
     placement.lastCopyOnStream[stream] = placed;
+    if (HostBufferAliasing::getOrigin(hostRoot) != HostBufferOrigin::Allocation)
+      last.copyReadingRoot[{hostRoot, stream}] = placed;
+    for (Value target : targetArguments)
+      last.copyWritingArgument[{target, stream}] = placed;
     return true;
   }
 
@@ -464,6 +504,9 @@ private:
     SmallVector<CopyState *> openHostRoots;
     /// Every copy of the block, in order.
     SmallVector<CopyState *> all;
+    /// Slots that main-stream work since the host last waited for the main
+    /// stream may still be touching.
+    AccessSummary mainInFlight;
   };
 
   /// What must happen before one op: copies to wait for on the device, and
@@ -479,14 +522,21 @@ private:
     }
   };
 
-  void orderCopies(Block &block) {
+  /// `inFlight`: what main-stream work from before the block (the enclosing
+  /// block's, and an earlier iteration's) may still be touching.
+  void orderCopies(Block &block, const AccessSummary &inFlight = {}) {
     OpenCopies open;
+    open.mainInFlight = inFlight;
     unsigned kernels = 0;
     bool joined = false;
     for (Operation &op : llvm::make_early_inc_range(block)) {
-      for (Region &region : op.getRegions())
-        for (Block &nested : region)
-          orderCopies(nested);
+      if (op.getNumRegions() != 0) {
+        AccessSummary nestedInFlight = open.mainInFlight;
+        nestedInFlight.merge(computeOpFootprint(&op, slots).device.slots);
+        for (Region &region : op.getRegions())
+          for (Block &nested : region)
+            orderCopies(nested, nestedInFlight);
+      }
       if (op.hasTrait<OpTrait::IsTerminator>()) {
         joinAtEnd(block, &op, open, kernels);
         joined = true;
@@ -504,12 +554,6 @@ private:
       if (!footprint.isEmpty())
         orderBefore(&op, footprint, open, kernels);
       kernels += footprint.numKernels;
-      // A D2H copy blocks the host until the main stream has done it: every
-      // copy the main stream waited for is then done for the host too.
-      if (isa<CopyD2HOp, CopyH2DOp>(op))
-        for (CopyState *copy : notDoneForHost(open))
-          if (copy->deviceCovered)
-            markHostCovered(copy);
     }
     if (!joined)
       joinAtEnd(block, nullptr, open, kernels);
@@ -669,6 +713,51 @@ private:
     }
     for (auto &[copy, reason] : orders.reasons)
       noteFirstWait(copy, op, reason, kernels);
+
+    // Kernels run beside the host: a host op that may touch what the main
+    // stream is still working on (an op of unknown effect, or a host access
+    // to a slot) first waits for the main stream to get here.
+    bool touchesMainWork =
+        !open.mainInFlight.isEmpty() &&
+        (footprint.unknown ||
+         llvm::any_of(footprint.host.slots.getReads(),
+                      [&](unsigned slot) {
+                        return open.mainInFlight.mayAccess(slot);
+                      }) ||
+         llvm::any_of(footprint.host.slots.getWrites(), [&](unsigned slot) {
+           return open.mainInFlight.mayAccess(slot);
+         }));
+    if (touchesMainWork)
+      waitForMainStream(op, open);
+    noteMainStreamWork(op, footprint, open);
+  }
+
+  /// The host waits, before `op`, for all main-stream work so far: through a
+  /// vyre.record synchronized once.
+  void waitForMainStream(Operation *op, OpenCopies &open) {
+    builder.setInsertionPoint(op);
+    Value progress = RecordOp::create(builder, op->getLoc());
+    SyncOp::create(builder, op->getLoc(), ValueRange{progress});
+    mainStreamDone(open);
+  }
+
+  /// The host has waited for the main stream: what it waited for is done.
+  void mainStreamDone(OpenCopies &open) {
+    open.mainInFlight = AccessSummary();
+    for (CopyState *copy : notDoneForHost(open))
+      if (copy->deviceCovered)
+        markHostCovered(copy);
+  }
+
+  /// Records the main-stream work of `op`.
+  void noteMainStreamWork(Operation *op, const OpFootprint &footprint,
+                          OpenCopies &open) {
+    // A blocking copy returns to the host once the main stream is done.
+    if (isa<CopyD2HOp, CopyH2DOp>(op)) {
+      mainStreamDone(open);
+      return;
+    }
+    open.mainInFlight.merge(footprint.device.slots);
   }
 
   /// The tokens of `copies`, less those another of them implies, in

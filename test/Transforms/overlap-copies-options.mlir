@@ -1,6 +1,7 @@
 // RUN: vyre-opt %s --split-input-file --overlap-copies="side-streams=2" | FileCheck %s --check-prefix=STREAMS
 // RUN: vyre-opt %s --split-input-file --overlap-copies="hoist=false" | FileCheck %s --check-prefix=NOHOIST
 // RUN: vyre-opt %s --split-input-file --overlap-copies | FileCheck %s --check-prefix=DEFAULT
+// RUN: vyre-opt %s --split-input-file --overlap-copies="side-streams=2" --vyre-verify-schedule -o /dev/null
 // Running the pass twice gives the same IR as once.
 // RUN: vyre-opt %s --split-input-file --overlap-copies > %t.once.mlir
 // RUN: vyre-opt %t.once.mlir --split-input-file --overlap-copies > %t.twice.mlir
@@ -84,5 +85,25 @@ func.func @in_place(%h: memref<16xf32>) {
   vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  return
+}
+
+// -----
+
+// Tests that with two side streams a copy into an argument that may alias the
+// source of copies on both streams waits for the last of them on each.
+gpu.module @k {
+}
+// STREAMS-LABEL: func.func @aliasing_on_two_streams
+// DEFAULT-LABEL: func.func @aliasing_on_two_streams
+func.func @aliasing_on_two_streams(%h: memref<16xf32>, %g: memref<16xf32>) {
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // STREAMS: %[[TA:.+]] = vyre.copy_h2d_async %[[H:[^ ]+]] to %{{.+}} on stream 1 :
+  // STREAMS: %[[TB:.+]] = vyre.copy_h2d_async %[[H]] to %{{.+}} on stream 2 :
+  // STREAMS: vyre.copy_h2d_async %{{.+}} to %{{.+}} on stream 1 after [{{.*}}%[[TA]]{{.*}}%[[TB]]{{.*}}]
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+  vyre.copy_h2d %h to %g : memref<16xf32> to memref<16xf32>
   return
 }

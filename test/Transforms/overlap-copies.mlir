@@ -1,4 +1,6 @@
 // RUN: vyre-opt %s --split-input-file --overlap-copies | FileCheck %s
+// The referee accepts every output.
+// RUN: vyre-opt %s --split-input-file --overlap-copies --vyre-verify-schedule -o /dev/null
 
 // Tests the runtime policy's own example: a copy, then a kernel on another
 // slot. The kernel overlaps the copy; the kernel reading the slot waits.
@@ -880,5 +882,93 @@ func.func @kernel_writes_aliasing_argument(%h: memref<16xf32>, %d: memref<16xf32
   vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
   vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d : memref<16xf32>)
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  return
+}
+
+
+// -----
+
+// Tests that a host op touching a buffer that main-stream work may still be
+// using waits for the main stream (a record synchronized once), next to a host
+// write of the copy's source, which waits for the copy only.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+// CHECK-LABEL: func.func @host_op_after_kernel
+func.func @host_op_after_kernel(%h: memref<16xf32> {llvm.noalias}, %g: memref<16xf32> {llvm.noalias}, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  // CHECK: %[[T:.+]] = vyre.copy_h2d_async
+  // CHECK: vyre.dispatch @k::@write {{.*}} args(%[[G:[^ ]+]] :
+  // CHECK-NEXT: vyre.sync %[[T]]
+  // CHECK-NEXT: memref.store %{{.+}}, %[[H:[^ ]+]][
+  // CHECK-NEXT: %[[R:.+]] = vyre.record
+  // CHECK-NEXT: vyre.sync %[[R]]
+  // CHECK-NEXT: memref.store %{{.+}}, %[[G]][
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%g : memref<16xf32>)
+  memref.store %v, %h[%c0] : memref<16xf32>
+  memref.store %v, %g[%c0] : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests copies through arguments that may alias: a copy into %g, which may be
+// %h, waits for the copies still reading %h; with llvm.noalias it does not.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+// CHECK-LABEL: func.func @aliasing_arguments
+func.func @aliasing_arguments(%h: memref<16xf32>, %g: memref<16xf32>) {
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // CHECK: vyre.copy_h2d_async %[[H:[^ ]+]] to %{{.+}} on stream 1 :
+  // CHECK: %[[TB:.+]] = vyre.copy_h2d_async %[[H]] to %{{.+}} on stream 1 :
+  // CHECK: vyre.copy_h2d_async %{{.+}} to %{{.+}} on stream 1 after [{{.*}}%[[TB]]{{.*}}]
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+  vyre.copy_h2d %h to %g : memref<16xf32> to memref<16xf32>
+  return
+}
+// CHECK-LABEL: func.func @noalias_arguments
+func.func @noalias_arguments(%h: memref<16xf32> {llvm.noalias}, %g: memref<16xf32> {llvm.noalias}) {
+  %a = vyre.alloc : memref<16xf32>
+  // The copy into %g waits only for the caller's work on it (a record at
+  // the start), not for the copy reading %h.
+  // CHECK: %[[R:.+]] = vyre.record
+  // CHECK: vyre.copy_h2d_async
+  // CHECK-NEXT: vyre.copy_h2d_async %{{.+}} to %{{.+}} on stream 1 after [%[[R]]] :
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.copy_h2d %h to %g : memref<16xf32> to memref<16xf32>
   return
 }

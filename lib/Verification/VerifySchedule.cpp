@@ -1,0 +1,482 @@
+//===- VerifySchedule.cpp - A race checker for vyre schedules ---*- C++ -*-===//
+//
+// --vyre-verify-schedule: the referee of --overlap-copies, written apart from
+// it. It unfolds a function into a trace of events (loops twice, one trace per
+// combination of scf.if branches), builds happens-before over the trace, and
+// checks every pair of conflicting accesses against the input order, which is
+// the ops' source order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vyre/Verification/Passes.h"
+
+#include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/VyreOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <set>
+#include <tuple>
+
+namespace mlir::vyre {
+#define GEN_PASS_DEF_VERIFYSCHEDULE
+#include "vyre/Verification/Passes.h.inc"
+} // namespace mlir::vyre
+
+using namespace mlir;
+using namespace mlir::vyre;
+
+namespace {
+
+/// The most scf.if combinations checked one by one.
+constexpr unsigned kMaxBranchCombinations = 64;
+
+/// A memory location: one instance of a slot (an allocation made again in a
+/// loop is a new buffer), or a host buffer root. `everything` stands for all.
+struct Location {
+  bool everything = false;
+  bool isSlot = false;
+  unsigned slot = 0;
+  unsigned instance = 0;
+  Value hostRoot;
+};
+
+struct Access {
+  Location location;
+  bool write = false;
+};
+
+/// One step of an input-order key: an op's source position, and which
+/// iteration of it (for loops).
+using KeyStep = std::tuple<unsigned, unsigned, unsigned>;
+
+enum class Where { Host, Main, Side };
+
+/// One executed op.
+struct Event {
+  Operation *op = nullptr;
+  Where where = Where::Host;
+  int64_t stream = 0;
+  SmallVector<Access> accesses;
+  SmallVector<KeyStep> key;
+  /// The host continues only once this device op is done.
+  bool blocksHost = false;
+  SmallVector<unsigned> predecessors;
+};
+
+/// Unfolds one function into events and checks them.
+class ScheduleChecker {
+public:
+  ScheduleChecker(func::FuncOp function, SlotAccessAnalysis &slots)
+      : function(function), slots(slots) {}
+
+  LogicalResult run() {
+    unsigned numIfs = 0;
+    function.walk([&](scf::IfOp branch) { ifBits[branch] = numIfs++; });
+    if (numIfs > 6)
+      return function.emitOpError("has ")
+             << numIfs << " scf.if ops: --vyre-verify-schedule checks at most "
+             << kMaxBranchCombinations << " branch combinations";
+    bool clean = true;
+    for (unsigned world = 0; world < (1u << numIfs); ++world) {
+      events.clear();
+      tokenEvent.clear();
+      slotInstance.clear();
+      branchChoices = world;
+      if (failed(unfoldRegion(function.getBody(), {})))
+        return failure();
+      addReturn();
+      if (!check())
+        clean = false;
+    }
+    return success(clean);
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Unfolding
+  //===--------------------------------------------------------------------===//
+
+  static KeyStep keyOf(Operation *op, unsigned iteration) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(op->getLoc()))
+      return {fileLoc.getLine(), fileLoc.getColumn(), iteration};
+    // Without a source position, program order stands in.
+    return {0, 0, iteration};
+  }
+
+  LogicalResult unfoldRegion(Region &region, ArrayRef<KeyStep> prefix) {
+    if (region.empty())
+      return success();
+    if (!region.hasOneBlock())
+      return region.getParentOp()->emitOpError(
+          "has a region of several blocks, which --vyre-verify-schedule "
+          "cannot check");
+    for (Operation &op : region.front())
+      if (failed(unfoldOp(&op, prefix)))
+        return failure();
+    return success();
+  }
+
+  static bool holdsVyreOps(Operation *op) {
+    return op
+        ->walk([](Operation *nested) {
+          return isa<VyreDialect>(nested->getDialect())
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
+  LogicalResult unfoldOp(Operation *op, ArrayRef<KeyStep> prefix) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (unsigned iteration = 0; iteration < 2; ++iteration) {
+        SmallVector<KeyStep> key(prefix);
+        key.push_back(keyOf(op, iteration));
+        if (failed(unfoldRegion(loop.getRegion(), key)))
+          return failure();
+      }
+      return success();
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      bool takeThen = !((branchChoices >> ifBits.lookup(branch)) & 1);
+      SmallVector<KeyStep> key(prefix);
+      key.push_back(keyOf(op, 0));
+      return unfoldRegion(takeThen ? branch.getThenRegion()
+                                   : branch.getElseRegion(),
+                          key);
+    }
+    if (auto region = dyn_cast<scf::ExecuteRegionOp>(op)) {
+      SmallVector<KeyStep> key(prefix);
+      key.push_back(keyOf(op, 0));
+      return unfoldRegion(region.getRegion(), key);
+    }
+    if (op->getNumRegions() != 0 && holdsVyreOps(op))
+      return op->emitOpError(
+          "holds vyre ops in a region --vyre-verify-schedule cannot unfold "
+          "(only scf.for, scf.if and scf.execute_region)");
+    if (op->hasTrait<OpTrait::IsTerminator>())
+      return success();
+
+    Event event;
+    event.op = op;
+    event.key.assign(prefix.begin(), prefix.end());
+    event.key.push_back(keyOf(op, 0));
+    if (failed(describe(op, event)))
+      return failure();
+    addEvent(std::move(event), op);
+    return success();
+  }
+
+  Location slotLocation(Value buffer) {
+    Value root = SlotAccessAnalysis::resolveRoot(buffer);
+    std::optional<unsigned> slot = slots.getSlotNumber(root);
+    if (!slot)
+      return Location{/*everything=*/true};
+    Location location;
+    location.isSlot = true;
+    location.slot = *slot;
+    location.instance = slotInstance.lookup(*slot);
+    return location;
+  }
+
+  Location bufferLocation(Value buffer) {
+    Value root = SlotAccessAnalysis::resolveRoot(buffer);
+    if (slots.getSlotNumber(root))
+      return slotLocation(root);
+    Location location;
+    location.hostRoot = root;
+    return location;
+  }
+
+  LogicalResult dependOn(ValueRange tokens, Event &event) {
+    for (Value token : tokens) {
+      auto it = tokenEvent.find(token);
+      if (it == tokenEvent.end())
+        return event.op->emitOpError(
+            "uses a token --vyre-verify-schedule cannot resolve");
+      event.predecessors.push_back(it->second);
+    }
+    return success();
+  }
+
+  /// Fills in where `op` runs, what it touches, and the token edges into it.
+  LogicalResult describe(Operation *op, Event &event) {
+    auto access = [&](Location location, bool write) {
+      event.accesses.push_back({location, write});
+    };
+    return TypeSwitch<Operation *, LogicalResult>(op)
+        .Case([&](AllocOp alloc) {
+          // A new buffer: later accesses to the slot are to this instance.
+          if (std::optional<unsigned> slot =
+                  slots.getSlotNumber(alloc.getMemref()))
+            slotInstance[*slot] = events.size() + 1;
+          return success();
+        })
+        .Case([&](DeallocOp dealloc) {
+          event.where = Where::Main;
+          access(slotLocation(dealloc.getMemref()), true);
+          return success();
+        })
+        .Case([&](CopyH2DOp copy) {
+          event.where = Where::Main;
+          event.blocksHost = true;
+          access(bufferLocation(copy.getSource()), false);
+          access(slotLocation(copy.getTarget()), true);
+          return success();
+        })
+        .Case([&](CopyD2HOp copy) {
+          event.where = Where::Main;
+          event.blocksHost = true;
+          access(slotLocation(copy.getSource()), false);
+          access(bufferLocation(copy.getTarget()), true);
+          return success();
+        })
+        .Case([&](CopyH2DAsyncOp copy) {
+          event.where = Where::Side;
+          event.stream = copy.getStream();
+          access(bufferLocation(copy.getSource()), false);
+          access(slotLocation(copy.getTarget()), true);
+          return dependOn(copy.getDependencies(), event);
+        })
+        .Case([&](DispatchOp dispatch) {
+          event.where = Where::Main;
+          const AccessSummary &summary = slots.getSummary(dispatch);
+          if (summary.isUnknown()) {
+            access(Location{true}, true);
+            return success();
+          }
+          for (unsigned slot : summary.getReads())
+            access(slotLocation(slots.getSlots()[slot]), false);
+          for (unsigned slot : summary.getWrites())
+            access(slotLocation(slots.getSlots()[slot]), true);
+          return success();
+        })
+        .Case([&](RecordOp) {
+          event.where = Where::Main;
+          return success();
+        })
+        .Case([&](WaitOp wait) {
+          event.where = Where::Main;
+          return dependOn(wait.getTokens(), event);
+        })
+        .Case([&](SyncOp sync) {
+          event.where = Where::Host;
+          return dependOn(sync.getTokens(), event);
+        })
+        .Default([&](Operation *other) {
+          event.where = Where::Host;
+          describeHostOp(other, event);
+          return success();
+        });
+  }
+
+  /// A host op touches what its declared memory effects say; without a
+  /// declaration, or as a call, anything.
+  void describeHostOp(Operation *op, Event &event) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects || isa<CallOpInterface>(op)) {
+      event.accesses.push_back({Location{true}, true});
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &instance : instances) {
+      if (isa<MemoryEffects::Allocate>(instance.getEffect()))
+        continue;
+      bool write = !isa<MemoryEffects::Read>(instance.getEffect());
+      Value value = instance.getValue();
+      if (!value) {
+        if (write && !isa<SideEffects::AutomaticAllocationScopeResource>(
+                         instance.getResource()))
+          event.accesses.push_back({Location{true}, true});
+        continue;
+      }
+      if (isa<BaseMemRefType>(value.getType()))
+        event.accesses.push_back({bufferLocation(value), write});
+    }
+  }
+
+  void addEvent(Event event, Operation *op) {
+    unsigned index = events.size();
+    // Host program order, and enqueue order: everything waits for the host
+    // to get there.
+    if (lastHostPoint)
+      event.predecessors.push_back(*lastHostPoint);
+    // Stream order.
+    if (event.where != Where::Host) {
+      int64_t stream = event.where == Where::Main ? 0 : event.stream;
+      auto it = lastOnStream.find(stream);
+      if (it != lastOnStream.end())
+        event.predecessors.push_back(it->second);
+      lastOnStream[stream] = index;
+    }
+    if (event.where == Where::Host || event.blocksHost)
+      lastHostPoint = index;
+    for (Value result : op->getResults())
+      if (isa<TokenType>(result.getType()))
+        tokenEvent[result] = index;
+    events.push_back(std::move(event));
+  }
+
+  /// The return: it waits for the main stream, then the caller may touch
+  /// every buffer.
+  void addReturn() {
+    Event event;
+    event.op = function.getBody().front().getTerminator();
+    event.where = Where::Host;
+    event.key.push_back({~0u, ~0u, ~0u});
+    event.accesses.push_back({Location{true}, true});
+    auto it = lastOnStream.find(0);
+    if (it != lastOnStream.end())
+      event.predecessors.push_back(it->second);
+    Operation *terminator = event.op;
+    addEvent(std::move(event), terminator);
+    lastOnStream.clear();
+    lastHostPoint.reset();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Checking
+  //===--------------------------------------------------------------------===//
+
+  bool hostBuffersMayAlias(Value lhs, Value rhs) {
+    if (lhs == rhs)
+      return true;
+    auto origin = [](Value root) {
+      if (auto argument = dyn_cast<BlockArgument>(root))
+        return isa_and_nonnull<FunctionOpInterface>(
+                   argument.getOwner()->getParentOp()) &&
+                       argument.getOwner()->isEntryBlock()
+                   ? 1
+                   : 2;
+      auto effects = root.getDefiningOp<MemoryEffectOpInterface>();
+      return effects &&
+                     effects.getEffectOnValue<MemoryEffects::Allocate>(root)
+                 ? 0
+                 : 2;
+    };
+    int lhsOrigin = origin(lhs), rhsOrigin = origin(rhs);
+    if (lhsOrigin == 2 || rhsOrigin == 2)
+      return true;
+    if (lhsOrigin == 0 || rhsOrigin == 0)
+      return false;
+    return !SlotAccessAnalysis::isNoAliasArgument(lhs) &&
+           !SlotAccessAnalysis::isNoAliasArgument(rhs);
+  }
+
+  bool overlap(const Location &lhs, const Location &rhs) {
+    if (lhs.everything || rhs.everything)
+      return true;
+    if (lhs.isSlot && rhs.isSlot)
+      return slots.mayAlias(lhs.slot, rhs.slot) &&
+             (lhs.slot != rhs.slot || lhs.instance == rhs.instance);
+    if (lhs.isSlot != rhs.isSlot) {
+      // A memref argument may be a slot or a host buffer.
+      const Location &slot = lhs.isSlot ? lhs : rhs;
+      const Location &host = lhs.isSlot ? rhs : lhs;
+      Value slotRoot = slots.getSlots()[slot.slot];
+      return isa<BlockArgument>(slotRoot) &&
+             hostBuffersMayAlias(slotRoot, host.hostRoot);
+    }
+    return hostBuffersMayAlias(lhs.hostRoot, rhs.hostRoot);
+  }
+
+  std::string describeLocation(const Location &lhs, const Location &rhs) {
+    const Location &named = lhs.everything ? rhs : lhs;
+    if (named.everything)
+      return "any buffer";
+    if (named.isSlot)
+      return "slot " + std::to_string(named.slot);
+    if (auto argument = dyn_cast<BlockArgument>(named.hostRoot))
+      return "host buffer argument #" +
+             std::to_string(argument.getArgNumber());
+    return "a host buffer";
+  }
+
+  bool check() {
+    unsigned n = events.size();
+    // Events are in issue order and every edge points forward: one sweep
+    // computes everything before each event.
+    std::vector<llvm::BitVector> before(n, llvm::BitVector(n));
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned p : events[i].predecessors) {
+        before[i] |= before[p];
+        before[i].set(p);
+      }
+    bool clean = true;
+    for (unsigned i = 0; i < n; ++i) {
+      for (unsigned j = i + 1; j < n; ++j) {
+        const Event &a = events[i], &b = events[j];
+        if (a.op == b.op && a.key == b.key)
+          continue;
+        for (const Access &x : a.accesses) {
+          for (const Access &y : b.accesses) {
+            if (!(x.write || y.write) || !overlap(x.location, y.location))
+              continue;
+            // Equal keys (no source positions): program order decides.
+            bool aFirst = !(b.key < a.key);
+            unsigned first = aFirst ? i : j, second = aFirst ? j : i;
+            if (before[second].test(first))
+              continue;
+            report(first, second, before[first].test(second),
+                   describeLocation(x.location, y.location));
+            clean = false;
+          }
+        }
+      }
+    }
+    return clean;
+  }
+
+  void report(unsigned first, unsigned second, bool reversed,
+              const std::string &where) {
+    Operation *earlier = events[first].op, *later = events[second].op;
+    if (!reported.insert({earlier, later}).second)
+      return;
+    InFlightDiagnostic diagnostic = later->emitError();
+    diagnostic << "race on " << where << ": '" << later->getName()
+               << "' and the earlier '" << earlier->getName() << "' "
+               << (reversed ? "run in the opposite order of the input"
+                            : "are not ordered");
+    diagnostic.attachNote(earlier->getLoc()) << "the earlier op";
+  }
+
+  func::FuncOp function;
+  SlotAccessAnalysis &slots;
+  std::vector<Event> events;
+  DenseMap<Value, unsigned> tokenEvent;
+  DenseMap<unsigned, unsigned> slotInstance;
+  DenseMap<int64_t, unsigned> lastOnStream;
+  std::optional<unsigned> lastHostPoint;
+  /// Which bit of `branchChoices` picks each scf.if's branch.
+  DenseMap<Operation *, unsigned> ifBits;
+  unsigned branchChoices = 0;
+  /// Pairs already reported, once each whatever they share.
+  llvm::DenseSet<std::pair<Operation *, Operation *>> reported;
+};
+
+struct VerifySchedulePass
+    : public vyre::impl::VerifyScheduleBase<VerifySchedulePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    if (function.isExternal())
+      return markAllAnalysesPreserved();
+    ScheduleChecker checker(function, getAnalysis<SlotAccessAnalysis>());
+    if (failed(checker.run()))
+      signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace

@@ -1,0 +1,286 @@
+// RUN: vyre-opt %s --split-input-file --vyre-verify-schedule --verify-diagnostics
+
+// Tests that a kernel reading a slot an async copy writes must wait for the
+// copy: without the wait it races, with it (next function) it does not.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+func.func @read_without_wait(%h: memref<16xf32> {llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  // expected-error @+1 {{race on slot 1: 'vyre.dispatch' and the earlier 'vyre.copy_h2d_async' are not ordered}}
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.sync %t
+  return
+}
+func.func @read_after_wait(%h: memref<16xf32> {llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  vyre.wait %t
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  return
+}
+
+// -----
+
+// Tests that a copy nothing joins races with the return (the caller's view),
+// and that a sync before the return is enough.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+func.func @not_joined(%h: memref<16xf32> {llvm.noalias}) {
+  %a = vyre.alloc : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  // expected-error @+1 {{race on slot 0: 'func.return' and the earlier 'vyre.copy_h2d_async' are not ordered}}
+  return
+}
+func.func @joined(%h: memref<16xf32> {llvm.noalias}) {
+  %a = vyre.alloc : memref<16xf32>
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  vyre.sync %t
+  return
+}
+
+// -----
+
+// Tests that a host write to a copy's source must follow a sync, and that a
+// device wait does not order the host.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+func.func @host_write_races(%h: memref<16xf32> {llvm.noalias}, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  vyre.wait %t
+  // expected-error @+1 {{race on slot 0: 'memref.store' and the earlier 'vyre.copy_h2d_async' are not ordered}}
+  memref.store %v, %h[%c0] : memref<16xf32>
+  return
+}
+func.func @host_write_after_sync(%h: memref<16xf32> {llvm.noalias}, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %a = vyre.alloc : memref<16xf32>
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  vyre.sync %t
+  memref.store %v, %h[%c0] : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests write-after-read: an async copy into a slot an earlier kernel reads
+// must depend on that kernel's progress (a record), not run beside it.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+func.func @war_without_record(%h: memref<16xf32> {llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  // expected-error @+1 {{race on slot 1: 'vyre.copy_h2d_async' and the earlier 'vyre.dispatch' are not ordered}}
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  vyre.sync %t
+  return
+}
+func.func @war_with_record(%h: memref<16xf32> {llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  %r = vyre.record
+  %t = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
+  vyre.sync %t
+  return
+}
+
+// -----
+
+// Tests that loops are checked across iterations: the next iteration's copy
+// must wait for this iteration's reader.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+func.func @loop_carried(%h: memref<16xf32> {llvm.noalias}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{race on slot 1: 'vyre.copy_h2d_async' and the earlier 'vyre.dispatch' are not ordered}}
+    %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+    vyre.wait %t
+    // expected-note @+1 {{the earlier op}}
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    vyre.sync %t
+  }
+  return
+}
+func.func @loop_recorded(%h: memref<16xf32> {llvm.noalias}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %r = vyre.record
+    %t = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
+    vyre.wait %t
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  return
+}
+
+// -----
+
+// Tests that both branches of an scf.if are checked: only the else branch
+// races.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+func.func @branches(%h: memref<16xf32> {llvm.noalias}, %c: i1) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  scf.if %c {
+    vyre.wait %t
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  } else {
+    // expected-error @+1 {{race on slot 1: 'vyre.dispatch' and the earlier 'vyre.copy_h2d_async' are not ordered}}
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  vyre.sync %t
+  return
+}
+
+// -----
+
+// Tests that a sequential program is race-free as it is.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+func.func @sequential(%h: memref<16xf32>, %out: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that vyre ops in a region the checker cannot unfold are refused.
+func.func @while_loop(%h: memref<16xf32>, %c: i1) {
+  %a = vyre.alloc : memref<16xf32>
+  // expected-error @+1 {{'scf.while' op holds vyre ops in a region --vyre-verify-schedule cannot unfold (only scf.for, scf.if and scf.execute_region)}}
+  scf.while : () -> () {
+    vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+    scf.condition(%c)
+  } do {
+    scf.yield
+  }
+  return
+}
