@@ -41,6 +41,7 @@ demo: build
 bench: build
 	$(BUILD_DIR)/bin/vyre-bench-slot-access
 	bench/overlap_copies/run.sh $(BUILD_DIR)
+	bench/schedule/run.sh $(BUILD_DIR)
 
 docs: configure
 	cmake --build $(BUILD_DIR) --target mlir-doc

@@ -5,6 +5,7 @@
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 #include "vyre/Conversion/Passes.h"
 #include "vyre/Pipelines/Pipelines.h"
+#include "vyre/Simulation/Passes.h"
 #include "vyre/Transforms/Passes.h"
 #include "vyre/Verification/Passes.h"
 
@@ -31,5 +32,6 @@ void vyre::registerVyrePassesAndPipelines() {
   registerVyrePasses();
   registerVyreConversionPasses();
   registerVyreVerificationPasses();
+  registerVyreSimulationPasses();
   registerVyreToGPUPipeline();
 }

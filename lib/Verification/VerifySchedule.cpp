@@ -126,16 +126,6 @@ private:
     return success();
   }
 
-  static bool holdsVyreOps(Operation *op) {
-    return op
-        ->walk([](Operation *nested) {
-          return isa<VyreDialect>(nested->getDialect())
-                     ? WalkResult::interrupt()
-                     : WalkResult::advance();
-        })
-        .wasInterrupted();
-  }
-
   LogicalResult unfoldOp(Operation *op, ArrayRef<KeyStep> prefix) {
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       for (unsigned iteration = 0; iteration < 2; ++iteration) {
@@ -159,7 +149,7 @@ private:
       key.push_back(keyOf(op, 0));
       return unfoldRegion(region.getRegion(), key);
     }
-    if (op->getNumRegions() != 0 && holdsVyreOps(op))
+    if (op->getNumRegions() != 0 && containsVyreOps(op))
       return op->emitOpError(
           "holds vyre ops in a region --vyre-verify-schedule cannot unfold "
           "(only scf.for, scf.if and scf.execute_region)");

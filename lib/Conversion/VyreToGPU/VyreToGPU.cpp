@@ -73,15 +73,6 @@ public:
   }
 
 private:
-  static bool containsVyreOps(Region &region) {
-    return region
-        .walk([](Operation *op) {
-          return isa<VyreDialect>(op->getDialect()) ? WalkResult::interrupt()
-                                                    : WalkResult::advance();
-        })
-        .wasInterrupted();
-  }
-
   LogicalResult lowerRegion(Region &region, const StreamState &outer) {
     if (!containsVyreOps(region))
       return success();

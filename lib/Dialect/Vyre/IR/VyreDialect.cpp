@@ -37,3 +37,20 @@ LogicalResult VyreDialect::verifyRegionArgAttribute(Operation *op,
            << " of type " << type << ": only a memref argument can be pinned";
   return success();
 }
+
+bool mlir::vyre::containsVyreOps(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isa<VyreDialect>(nested->getDialect()) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+bool mlir::vyre::containsVyreOps(Region &region) {
+  for (Block &block : region)
+    for (Operation &op : block)
+      if (containsVyreOps(&op))
+        return true;
+  return false;
+}

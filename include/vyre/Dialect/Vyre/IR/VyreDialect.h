@@ -21,6 +21,11 @@ struct StreamResource : public SideEffects::Resource::Base<StreamResource> {
   StringRef getName() final { return "vyre.stream"; }
 };
 
+/// Whether `op`, or any op nested in it, is a vyre op.
+bool containsVyreOps(Operation *op);
+/// Whether any op in `region` is, or holds, a vyre op.
+bool containsVyreOps(Region &region);
+
 } // namespace mlir::vyre
 
 #include "vyre/Dialect/Vyre/IR/VyreOpsDialect.h.inc"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Schedule benchmark: simulates every workload under bench/workloads four
+# ways and prints the makespans side by side with the lower bound:
+#   serial    the program as written (one stream)
+#   runtime   the vyre runtime's policy: in place, next kernel only
+#   coarse    a coarse policy (XLA's copy-start): in place, after all
+#             earlier main-stream work
+#   overlap   --overlap-copies
+# Each schedule is checked by --vyre-verify-schedule before it is simulated.
+# Usage: bench/schedule/run.sh [BUILD_DIR] [-- SIMULATE OPTIONS]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build}
+simulate="--vyre-simulate"
+opt="$build/bin/vyre-opt"
+peers="$build/bin/vyre-bench-peers"
+
+makespan() { grep -o 'makespan [0-9.]*' | awk '{print $2}'; }
+bound() { grep -o 'bound [0-9.]*' | awk '{print $2}'; }
+
+echo "# $0 (vyre-opt --vyre-simulate defaults: 1 compute engine, 1 copy engine"
+echo "# per direction, 55 GB/s, 2 us per copy; makespan in us, ratio to the bound)"
+printf "%-22s %10s %10s %10s %10s %10s %7s %7s %7s %7s\n" workload serial \
+  runtime coarse overlap bound "ser/b" "run/b" "coa/b" "ovl/b"
+for workload in "$root"/bench/workloads/*.mlir; do
+  name=$(basename "$workload" .mlir)
+  serial=$("$opt" "$workload" --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+  runtime=$("$peers" --policy=runtime "$workload" |
+            "$opt" --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+  coarse=$("$peers" --policy=coarse "$workload" |
+           "$opt" --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+  overlap=$("$opt" "$workload" --overlap-copies --vyre-verify-schedule \
+            $simulate -o /dev/null 2>&1)
+  b=$(bound <<<"$serial")
+  python3 - "$name" "$(makespan <<<"$serial")" "$(makespan <<<"$runtime")" \
+    "$(makespan <<<"$coarse")" "$(makespan <<<"$overlap")" "$b" <<'PY'
+import sys
+name, *values = sys.argv[1:]
+s, r, c, o, b = map(float, values)
+print("%-22s %10.1f %10.1f %10.1f %10.1f %10.1f %7.2f %7.2f %7.2f %7.2f" % (
+    name, s, r, c, o, b, s / b, r / b, c / b, o / b))
+PY
+done

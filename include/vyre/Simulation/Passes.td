@@ -1,0 +1,56 @@
+//===- Passes.td - vyre simulation passes ------------------*- tablegen -*-===//
+
+#ifndef VYRE_SIMULATION_PASSES_TD
+#define VYRE_SIMULATION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def Simulate : Pass<"vyre-simulate", "::mlir::func::FuncOp"> {
+  let summary = "Simulate a vyre schedule on a model of the GPU's engines";
+  let description = [{
+    Runs a function's schedule on an engine model and reports, as a remark on
+    the function, the makespan, the serial time (every copy and kernel one
+    after another) and the lower bound max(sum of H2D copies, sum of D2H
+    copies, sum of kernels, longest dependency path).
+
+    The model: the host issues ops in program order and takes no time itself;
+    a device op starts once it is issued, its stream is free, its
+    dependencies are done and an engine of its kind is free, and runs for its
+    duration. Defaults: one compute engine and one copy engine per direction,
+    55 GB/s each way (an H200's pinned host-to-device rate on PCIe Gen5), 2 us
+    of latency per copy, and a kernel time of 10 us unless the dispatch has a
+    `vyre.cost_us` attribute. `vyre.sync` and blocking copies hold the host;
+    the return waits for all work. Loops run their constant trip count (or
+    `default-trip-count`), and `scf.if` its constant branch (or the then
+    branch).
+
+    With `trace=FILE` it writes a Chrome trace-event JSON (one track per
+    stream and per engine) that opens in Perfetto or chrome://tracing.
+
+    IR it does not understand (vyre ops in other region ops, a token it
+    cannot resolve, a copy of a dynamically sized buffer, a negative cost) is
+    an error.
+  }];
+  let options = [
+    Option<"computeEngines", "compute-engines", "unsigned", "1",
+           "Kernels that can run at once">,
+    Option<"h2dEngines", "h2d-engines", "unsigned", "1",
+           "Host-to-device copies that can run at once">,
+    Option<"d2hEngines", "d2h-engines", "unsigned", "1",
+           "Device-to-host copies that can run at once">,
+    Option<"h2dGBps", "h2d-gbps", "double", "55.0",
+           "Host-to-device bandwidth, GB/s">,
+    Option<"d2hGBps", "d2h-gbps", "double", "55.0",
+           "Device-to-host bandwidth, GB/s">,
+    Option<"copyLatencyUs", "copy-latency-us", "double", "2.0",
+           "Fixed cost of each copy, us">,
+    Option<"defaultKernelUs", "default-kernel-us", "double", "10.0",
+           "Kernel time without a vyre.cost_us attribute, us">,
+    Option<"defaultTripCount", "default-trip-count", "unsigned", "4",
+           "Iterations of a loop whose trip count is not constant">,
+    Option<"tracePath", "trace", "std::string", "\"\"",
+           "Write a Chrome trace-event JSON here">,
+  ];
+}
+
+#endif // VYRE_SIMULATION_PASSES_TD

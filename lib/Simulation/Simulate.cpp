@@ -1,0 +1,383 @@
+//===- Simulate.cpp - A schedule simulator for vyre -------------*- C++ -*-===//
+//
+// --vyre-simulate: runs a function on a model of the GPU's engines and
+// streams, in the order the host issues ops, and reports the makespan against
+// the serial time and the lower bound.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vyre/Simulation/Passes.h"
+
+#include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/VyreOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace mlir::vyre {
+#define GEN_PASS_DEF_SIMULATE
+#include "vyre/Simulation/Passes.h.inc"
+} // namespace mlir::vyre
+
+using namespace mlir;
+using namespace mlir::vyre;
+
+namespace {
+
+enum class EngineKind { Compute, HostToDevice, DeviceToHost };
+
+struct EngineModel {
+  unsigned computeEngines, h2dEngines, d2hEngines;
+  double h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs;
+  unsigned defaultTripCount;
+};
+
+/// One simulated op, for the trace.
+struct Span {
+  std::string name;
+  int64_t stream;
+  EngineKind engine;
+  unsigned engineIndex;
+  double start, end;
+};
+
+class Simulator {
+public:
+  Simulator(func::FuncOp function, SlotAccessAnalysis &slots,
+            const EngineModel &model)
+      : function(function), slots(slots), model(model) {
+    engineFree[EngineKind::Compute].assign(std::max(1u, model.computeEngines),
+                                           0.0);
+    engineFree[EngineKind::HostToDevice].assign(
+        std::max(1u, model.h2dEngines), 0.0);
+    engineFree[EngineKind::DeviceToHost].assign(
+        std::max(1u, model.d2hEngines), 0.0);
+  }
+
+  LogicalResult run() {
+    if (failed(runRegion(function.getBody())))
+      return failure();
+    double makespan = host;
+    for (const Span &span : spans)
+      makespan = std::max(makespan, span.end);
+    double bound = std::max({sumH2D, sumD2H, sumKernels, longestPath});
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "makespan " << llvm::format("%.1f", makespan) << " us, serial "
+       << llvm::format("%.1f", sumH2D + sumD2H + sumKernels) << " us, bound "
+       << llvm::format("%.1f", bound) << " us (H2D copies "
+       << llvm::format("%.1f", sumH2D) << " us, D2H copies "
+       << llvm::format("%.1f", sumD2H) << " us, kernels "
+       << llvm::format("%.1f", sumKernels) << " us, longest path "
+       << llvm::format("%.1f", longestPath) << " us)";
+    function.emitRemark() << text;
+    return success();
+  }
+
+  /// Writes the spans as Chrome trace events.
+  LogicalResult writeTrace(StringRef path) {
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+    if (!file)
+      return function.emitError("cannot write the trace '")
+             << path << "': " << error;
+    llvm::json::Array events;
+    auto engineName = [](EngineKind kind) {
+      switch (kind) {
+      case EngineKind::Compute:
+        return "compute engine";
+      case EngineKind::HostToDevice:
+        return "H2D copy engine";
+      case EngineKind::DeviceToHost:
+        return "D2H copy engine";
+      }
+      return "engine";
+    };
+    std::set<int64_t> streams;
+    std::set<std::pair<int, unsigned>> engines;
+    for (const Span &span : spans) {
+      streams.insert(span.stream);
+      engines.insert({int(span.engine), span.engineIndex});
+      auto add = [&](int pid, int64_t tid) {
+        events.push_back(llvm::json::Object{{"name", span.name},
+                                            {"ph", "X"},
+                                            {"pid", pid},
+                                            {"tid", tid},
+                                            {"ts", span.start},
+                                            {"dur", span.end - span.start}});
+      };
+      add(1, span.stream);
+      add(2, int64_t(span.engine) * 100 + span.engineIndex);
+    }
+    auto name = [&](int pid, int64_t tid, std::string text) {
+      events.push_back(llvm::json::Object{
+          {"name", "thread_name"},
+          {"ph", "M"},
+          {"pid", pid},
+          {"tid", tid},
+          {"args", llvm::json::Object{{"name", std::move(text)}}}});
+    };
+    events.push_back(llvm::json::Object{
+        {"name", "process_name"}, {"ph", "M"}, {"pid", 1},
+        {"args", llvm::json::Object{{"name", "streams"}}}});
+    events.push_back(llvm::json::Object{
+        {"name", "process_name"}, {"ph", "M"}, {"pid", 2},
+        {"args", llvm::json::Object{{"name", "engines"}}}});
+    for (int64_t stream : streams)
+      name(1, stream,
+           stream == 0 ? "main stream" : "side stream " + std::to_string(stream));
+    for (auto [kind, index] : engines)
+      name(2, int64_t(kind) * 100 + index,
+           std::string(engineName(EngineKind(kind))) + " " +
+               std::to_string(index));
+    file->os() << llvm::formatv(
+        "{0:2}", llvm::json::Value(llvm::json::Object{
+                     {"traceEvents", std::move(events)},
+                     {"displayTimeUnit", "ns"}}));
+    file->os() << "\n";
+    file->keep();
+    return success();
+  }
+
+private:
+  LogicalResult runRegion(Region &region) {
+    if (region.empty())
+      return success();
+    if (!region.hasOneBlock())
+      return region.getParentOp()->emitOpError(
+          "has a region of several blocks, which --vyre-simulate cannot run");
+    for (Operation &op : region.front())
+      if (failed(runOp(&op)))
+        return failure();
+    return success();
+  }
+
+  static std::optional<int64_t> constantIndex(Value value) {
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return constant.getSExtValue();
+    return std::nullopt;
+  }
+
+  LogicalResult runOp(Operation *op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      std::optional<int64_t> lower = constantIndex(loop.getLowerBound());
+      std::optional<int64_t> upper = constantIndex(loop.getUpperBound());
+      std::optional<int64_t> step = constantIndex(loop.getStep());
+      int64_t trips = model.defaultTripCount;
+      if (lower && upper && step && *step > 0)
+        trips = std::max<int64_t>(0, (*upper - *lower + *step - 1) / *step);
+      for (int64_t i = 0; i < trips; ++i)
+        if (failed(runRegion(loop.getRegion())))
+          return failure();
+      return success();
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      APInt condition;
+      bool takeElse = matchPattern(branch.getCondition(),
+                                   m_ConstantInt(&condition)) &&
+                      condition.isZero();
+      return runRegion(takeElse ? branch.getElseRegion()
+                                : branch.getThenRegion());
+    }
+    if (auto region = dyn_cast<scf::ExecuteRegionOp>(op))
+      return runRegion(region.getRegion());
+    if (op->getNumRegions() != 0 && containsVyreOps(op))
+      return op->emitOpError("holds vyre ops in a region --vyre-simulate "
+                             "cannot run (only scf.for, scf.if and "
+                             "scf.execute_region)");
+    return TypeSwitch<Operation *, LogicalResult>(op)
+        .Case([&](DispatchOp dispatch) {
+          double cost = model.defaultKernelUs;
+          if (auto attr = dispatch->getAttrOfType<FloatAttr>("vyre.cost_us"))
+            cost = attr.getValueAsDouble();
+          if (cost < 0) {
+            dispatch.emitOpError("has a negative 'vyre.cost_us'");
+            return failure();
+          }
+          sumKernels += cost;
+          issue(op, 0, EngineKind::Compute, cost, {});
+          return success();
+        })
+        .Case([&](CopyH2DOp copy) {
+          FailureOr<double> cost = copyTime(copy, copy.getTarget(), true);
+          if (failed(cost))
+            return failure();
+          issue(op, 0, EngineKind::HostToDevice, *cost, {});
+          host = std::max(host, lastEnd);
+          return success();
+        })
+        .Case([&](CopyD2HOp copy) {
+          FailureOr<double> cost = copyTime(copy, copy.getSource(), false);
+          if (failed(cost))
+            return failure();
+          issue(op, 0, EngineKind::DeviceToHost, *cost, {});
+          host = std::max(host, lastEnd);
+          return success();
+        })
+        .Case([&](CopyH2DAsyncOp copy) {
+          FailureOr<double> cost = copyTime(copy, copy.getTarget(), true);
+          if (failed(cost))
+            return failure();
+          FailureOr<double> ready = tokensDone(op, copy.getDependencies());
+          if (failed(ready))
+            return failure();
+          issue(op, copy.getStream(), EngineKind::HostToDevice, *cost, *ready);
+          tokenDone[copy.getToken()] = lastEnd;
+          return success();
+        })
+        .Case([&](RecordOp record) {
+          // Done when the main-stream work issued so far is.
+          tokenDone[record.getToken()] = std::max(host, streamFree[0]);
+          return success();
+        })
+        .Case([&](WaitOp wait) {
+          FailureOr<double> ready = tokensDone(op, wait.getTokens());
+          if (failed(ready))
+            return failure();
+          streamFree[0] = std::max(streamFree[0], *ready);
+          return success();
+        })
+        .Case([&](SyncOp sync) {
+          FailureOr<double> ready = tokensDone(op, sync.getTokens());
+          if (failed(ready))
+            return failure();
+          host = std::max(host, *ready);
+          return success();
+        })
+        .Default([&](Operation *other) {
+          noteDependencies(other, 0.0);
+          return success();
+        });
+  }
+
+  FailureOr<double> tokensDone(Operation *op, ValueRange tokens) {
+    double ready = 0;
+    for (Value token : tokens) {
+      auto it = tokenDone.find(token);
+      if (it == tokenDone.end())
+        return op->emitOpError("uses a token --vyre-simulate cannot resolve");
+      ready = std::max(ready, it->second);
+    }
+    return ready;
+  }
+
+  FailureOr<double> copyTime(Operation *copy, Value deviceEnd, bool toDevice) {
+    auto type = cast<MemRefType>(deviceEnd.getType());
+    if (!type.hasStaticShape())
+      return copy->emitOpError("copies a buffer of dynamic size "
+                               "(")
+             << type << "), which --vyre-simulate cannot time";
+    double bytes = double(type.getNumElements()) *
+                   double(type.getElementTypeBitWidth()) / 8.0;
+    double gbps = toDevice ? model.h2dGBps : model.d2hGBps;
+    double micros = model.copyLatencyUs + bytes / (gbps * 1e3);
+    (toDevice ? sumH2D : sumD2H) += micros;
+    return micros;
+  }
+
+  /// Starts `op` on `stream` and an engine of `kind` once it is issued, its
+  /// stream is free, `ready` has passed and the engine is free.
+  void issue(Operation *op, int64_t stream, EngineKind kind, double duration,
+             double ready) {
+    std::vector<double> &free = engineFree[kind];
+    auto engine = std::min_element(free.begin(), free.end());
+    double start = std::max({host, streamFree[stream], ready, *engine});
+    double end = start + duration;
+    *engine = end;
+    streamFree[stream] = end;
+    lastEnd = end;
+    spans.push_back({op->getName().getStringRef().str(), stream, kind,
+                     unsigned(engine - free.begin()), start, end});
+    noteDependencies(op, duration);
+  }
+
+  /// The longest chain of conflicting accesses, in program order: each op
+  /// ends on the chain after every earlier op it conflicts with.
+  void noteDependencies(Operation *op, double duration) {
+    SmallVector<std::pair<unsigned, bool>> accesses;
+    auto addBuffer = [&](Value buffer, bool write) {
+      for (unsigned slot : slots.getSlotsOf(buffer))
+        accesses.push_back({slot, write});
+    };
+    if (auto dispatch = dyn_cast<DispatchOp>(op)) {
+      const AccessSummary &summary = slots.getSummary(dispatch);
+      for (unsigned slot : summary.getReads())
+        accesses.push_back({slot, false});
+      for (unsigned slot : summary.getWrites())
+        accesses.push_back({slot, true});
+    } else if (auto copy = dyn_cast<CopyH2DOp>(op)) {
+      addBuffer(copy.getTarget(), true);
+    } else if (auto copy = dyn_cast<CopyH2DAsyncOp>(op)) {
+      addBuffer(copy.getTarget(), true);
+    } else if (auto copy = dyn_cast<CopyD2HOp>(op)) {
+      addBuffer(copy.getSource(), false);
+    } else {
+      return;
+    }
+    double start = 0;
+    for (auto [slot, write] : accesses) {
+      start = std::max(start, lastWriteEnd.lookup(slot));
+      if (write)
+        start = std::max(start, lastReadEnd.lookup(slot));
+    }
+    double end = start + duration;
+    longestPath = std::max(longestPath, end);
+    for (auto [slot, write] : accesses) {
+      double &slotEnd = write ? lastWriteEnd[slot] : lastReadEnd[slot];
+      slotEnd = std::max(slotEnd, end);
+    }
+  }
+
+  func::FuncOp function;
+  SlotAccessAnalysis &slots;
+  EngineModel model;
+
+  double host = 0;
+  double lastEnd = 0;
+  DenseMap<int64_t, double> streamFree;
+  std::map<EngineKind, std::vector<double>> engineFree;
+  DenseMap<Value, double> tokenDone;
+  std::vector<Span> spans;
+
+  double sumH2D = 0, sumD2H = 0, sumKernels = 0, longestPath = 0;
+  DenseMap<unsigned, double> lastWriteEnd, lastReadEnd;
+};
+
+struct SimulatePass : public vyre::impl::SimulateBase<SimulatePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    markAllAnalysesPreserved();
+    if (function.isExternal())
+      return;
+    if (h2dGBps <= 0 || d2hGBps <= 0) {
+      function.emitOpError("cannot run --vyre-simulate with a bandwidth of "
+                           "0 GB/s or less");
+      return signalPassFailure();
+    }
+    EngineModel model{computeEngines, h2dEngines,    d2hEngines,
+                      h2dGBps,        d2hGBps,       copyLatencyUs,
+                      defaultKernelUs, defaultTripCount};
+    Simulator simulator(function, getAnalysis<SlotAccessAnalysis>(), model);
+    if (failed(simulator.run()))
+      return signalPassFailure();
+    if (!tracePath.empty() && failed(simulator.writeTrace(tracePath)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,91 @@
+// RUN: vyre-opt %s --split-input-file --vyre-simulate --verify-diagnostics -o /dev/null
+// The other runs hide the annotations, which the driver would check.
+// RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --overlap-copies --vyre-simulate 2>&1 >/dev/null | FileCheck %s --check-prefix=OVERLAP
+// RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --vyre-simulate="h2d-gbps=110 copy-latency-us=0 default-kernel-us=50" 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTIONS
+// RUN: vyre-opt %vyre_src/examples/copy_then_unrelated_kernel.mlir --overlap-copies --vyre-simulate="trace=%t.json" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
+
+// Tests the runtime policy's example: a 100 us copy (5.5 MB at 55 GB/s, plus
+// 2 us of latency) and a 200 us kernel beside it take 302 us in order; with
+// the copy on a side stream, 200 us; then the kernel that reads it, at the
+// default cost of 10 us.
+gpu.module @k {
+  func.func private @kernel(%x: memref<1375000xf32>) attributes {gpu.kernel}
+}
+// expected-remark @+1 {{makespan 312.0 us, serial 312.0 us, bound 210.0 us (H2D copies 102.0 us, D2H copies 0.0 us, kernels 210.0 us, longest path 200.0 us)}}
+func.func @policy_example(%host: memref<1375000xf32> {vyre.pinned, llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<1375000xf32>
+  %b = vyre.alloc : memref<1375000xf32>
+  vyre.copy_h2d %host to %a : memref<1375000xf32> to memref<1375000xf32>
+  vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<1375000xf32>) access [readwrite] {vyre.cost_us = 200.0}
+  vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<1375000xf32>) access [readwrite]
+  return
+}
+// OVERLAP: makespan 210.0 us, serial 312.0 us, bound 210.0 us
+// With the default kernel cost at 50 us, and the copy at 110 GB/s without
+// latency (50 us):
+// OPTIONS: makespan 300.0 us, serial 300.0 us, bound 250.0 us (H2D copies 50.0 us, D2H copies 0.0 us, kernels 250.0 us
+// TRACE-DAG: "name": "side stream 1"
+// TRACE-DAG: "name": "main stream"
+// TRACE-DAG: "name": "H2D copy engine 0"
+// TRACE-DAG: "name": "vyre.copy_h2d_async"
+// TRACE-DAG: "ph": "X"
+
+// -----
+
+// Tests that a loop with a constant trip count runs that many times, and
+// that a D2H copy holds the host.
+gpu.module @k {
+  func.func private @kernel(%x: memref<1024xf32>) attributes {gpu.kernel}
+}
+// expected-remark @+1 {{makespan 402.1 us, serial 402.1 us, bound 402.1 us (H2D copies 0.0 us, D2H copies 2.1 us, kernels 400.0 us, longest path 402.1 us)}}
+func.func @loop(%out: memref<1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = vyre.alloc : memref<1024xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<1024xf32>) access [readwrite] {vyre.cost_us = 100.0}
+  }
+  vyre.copy_d2h %a to %out : memref<1024xf32> to memref<1024xf32>
+  return
+}
+
+// -----
+
+// Tests that a negative kernel cost is an error.
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+func.func @negative_cost(%x: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op has a negative 'vyre.cost_us'}}
+  vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>) access [read] {vyre.cost_us = -1.0}
+  return
+}
+
+// -----
+
+// Tests that a copy of a dynamically sized buffer cannot be timed.
+func.func @dynamic_copy(%h: memref<?xf32>, %n: index) {
+  %d = vyre.alloc(%n) : memref<?xf32>
+  // expected-error @+1 {{'vyre.copy_h2d' op copies a buffer of dynamic size ('memref<?xf32>'), which --vyre-simulate cannot time}}
+  vyre.copy_h2d %h to %d : memref<?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+// Tests that vyre ops in a region op the simulator cannot run are refused.
+func.func @while_loop(%h: memref<16xf32>, %c: i1) {
+  %a = vyre.alloc : memref<16xf32>
+  // expected-error @+1 {{'scf.while' op holds vyre ops in a region --vyre-simulate cannot run (only scf.for, scf.if and scf.execute_region)}}
+  scf.while : () -> () {
+    vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+    scf.condition(%c)
+  } do {
+    scf.yield
+  }
+  return
+}
