@@ -27,3 +27,11 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.vyre_have_cuda:
     config.available_features.add("cuda")
+# A sanitized build's libraries need the sanitizer runtime: they cannot be
+# loaded into the stock mlir-opt or linked into plain executables.
+if config.vyre_sanitizers:
+    config.available_features.add("sanitized")
+# The sanitizers' own settings for every RUN line.
+for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
+    if name in os.environ:
+        config.environment[name] = os.environ[name]

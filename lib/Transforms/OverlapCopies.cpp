@@ -399,11 +399,13 @@ private:
     // The latest such copy on each side stream: stream order covers the
     // earlier ones there.
     DenseMap<int64_t, Stamp> aliasingCopies;
-    for (auto &[key, reader] : last.copyReadingRoot)
+    for (auto &entry : last.copyReadingRoot) {
+      Value root = entry.first.first;
       if (llvm::any_of(targetArguments, [&](Value target) {
-            return hostAliasing.mayAlias(key.first, target);
+            return hostAliasing.mayAlias(root, target);
           }))
-        aliasingCopies[key.second].keepLatest(reader);
+        aliasingCopies[entry.first.second].keepLatest(entry.second);
+    }
     for (auto &[key, writer] : last.copyWritingArgument)
       if (hostAliasing.mayAlias(key.first, hostRoot))
         aliasingCopies[key.second].keepLatest(writer);

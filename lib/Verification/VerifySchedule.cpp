@@ -48,6 +48,12 @@ struct Location {
   unsigned slot = 0;
   unsigned instance = 0;
   Value hostRoot;
+
+  static Location any() {
+    Location location;
+    location.everything = true;
+    return location;
+  }
 };
 
 struct Access {
@@ -170,7 +176,7 @@ private:
     Value root = SlotAccessAnalysis::resolveRoot(buffer);
     std::optional<unsigned> slot = slots.getSlotNumber(root);
     if (!slot)
-      return Location{/*everything=*/true};
+      return Location::any();
     Location location;
     location.isSlot = true;
     location.slot = *slot;
@@ -241,7 +247,7 @@ private:
           event.where = Where::Main;
           const AccessSummary &summary = slots.getSummary(dispatch);
           if (summary.isUnknown()) {
-            access(Location{true}, true);
+            access(Location::any(), true);
             return success();
           }
           for (unsigned slot : summary.getReads())
@@ -274,7 +280,7 @@ private:
   void describeHostOp(Operation *op, Event &event) {
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects || isa<CallOpInterface>(op)) {
-      event.accesses.push_back({Location{true}, true});
+      event.accesses.push_back({Location::any(), true});
       return;
     }
     SmallVector<MemoryEffects::EffectInstance> instances;
@@ -287,7 +293,7 @@ private:
       if (!value) {
         if (write && !isa<SideEffects::AutomaticAllocationScopeResource>(
                          instance.getResource()))
-          event.accesses.push_back({Location{true}, true});
+          event.accesses.push_back({Location::any(), true});
         continue;
       }
       if (isa<BaseMemRefType>(value.getType()))
@@ -324,7 +330,7 @@ private:
     event.op = function.getBody().front().getTerminator();
     event.where = Where::Host;
     event.key.push_back({~0u, ~0u, ~0u});
-    event.accesses.push_back({Location{true}, true});
+    event.accesses.push_back({Location::any(), true});
     auto it = lastOnStream.find(0);
     if (it != lastOnStream.end())
       event.predecessors.push_back(it->second);

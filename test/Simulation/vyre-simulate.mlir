@@ -89,3 +89,30 @@ func.func @while_loop(%h: memref<16xf32>, %c: i1) {
   }
   return
 }
+
+// -----
+
+// Tests that a token the simulator cannot resolve (here a function argument)
+// is refused.
+func.func @argument_token(%t: !vyre.token) {
+  // expected-error @+1 {{'vyre.wait' op uses a token --vyre-simulate cannot resolve}}
+  vyre.wait %t
+  return
+}
+
+// -----
+
+// Tests that a region of several blocks is refused.
+func.func @unstructured(%h: memref<16xf32>, %c: i1) {
+  %d = vyre.alloc : memref<16xf32>
+  // expected-error @+1 {{'scf.execute_region' op has a region of several blocks, which --vyre-simulate cannot run}}
+  scf.execute_region {
+    cf.cond_br %c, ^a, ^b
+  ^a:
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
+    scf.yield
+  ^b:
+    scf.yield
+  }
+  return
+}

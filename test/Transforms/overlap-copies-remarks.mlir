@@ -175,3 +175,15 @@ func.func @stream_order(%h: memref<16xf32> {vyre.pinned}) {
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
   return
 }
+
+// -----
+
+// Tests that a copy whose destination is not a known slot says it stays in
+// place.
+func.func private @make_buffer() -> memref<16xf32>
+func.func @unknown_destination(%h: memref<16xf32> {vyre.pinned}) {
+  %d = func.call @make_buffer() : () -> memref<16xf32>
+  // expected-remark @+1 {{copy stays in place: its destination is not a known slot}}
+  vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
+  return
+}

@@ -284,3 +284,51 @@ func.func @while_loop(%h: memref<16xf32>, %c: i1) {
   }
   return
 }
+
+// -----
+
+// Tests that a token the checker cannot resolve is refused.
+func.func @argument_token(%t: !vyre.token) {
+  // expected-error @+1 {{'vyre.wait' op uses a token --vyre-verify-schedule cannot resolve}}
+  vyre.wait %t
+  return
+}
+
+// -----
+
+// Tests that a region of several blocks is refused.
+func.func @unstructured(%h: memref<16xf32>, %c: i1) {
+  %d = vyre.alloc : memref<16xf32>
+  // expected-error @+1 {{'scf.execute_region' op has a region of several blocks, which --vyre-verify-schedule cannot check}}
+  scf.execute_region {
+    cf.cond_br %c, ^a, ^b
+  ^a:
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
+    scf.yield
+  ^b:
+    scf.yield
+  }
+  return
+}
+
+// -----
+
+// Tests that more scf.if ops than the checker enumerates are refused.
+// expected-error @+1 {{'func.func' op has 7 scf.if ops: --vyre-verify-schedule checks at most 64 branch combinations}}
+func.func @many_branches(%c: i1) {
+  scf.if %c {
+  }
+  scf.if %c {
+  }
+  scf.if %c {
+  }
+  scf.if %c {
+  }
+  scf.if %c {
+  }
+  scf.if %c {
+  }
+  scf.if %c {
+  }
+  return
+}

@@ -12,6 +12,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/thread.h"
 
 namespace mlir::vyre::test {
 void registerTestSlotAccessPass();
@@ -21,6 +22,9 @@ void registerTestSlotAccessPass();
 static void registerTestPasses() {
   mlir::vyre::test::registerTestSlotAccessPass();
 }
+
+/// The stack vyre-opt parses and runs on.
+static constexpr unsigned kStackBytes = 1u << 30;
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
@@ -32,6 +36,14 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::vyre::registerVyreDialects(registry);
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "vyre optimizer driver\n", registry));
+  // MLIR's parser recurses once per nesting level of its input: on the
+  // default 8 MiB stack, a few thousand nested brackets crash it (found by
+  // fuzzing). Parse and run on a thread with a 1 GiB stack instead.
+  int result = 1;
+  llvm::thread worker(std::optional<unsigned>(kStackBytes), [&] {
+    result = mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, "vyre optimizer driver\n", registry));
+  });
+  worker.join();
+  return result;
 }

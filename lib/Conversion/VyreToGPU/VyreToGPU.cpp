@@ -278,8 +278,10 @@ private:
     auto it = streamOf.find(dependency);
     if (it == streamOf.end())
       return;
-    streamOf[token] = it->second;
-    auto tail = created.tails.find(it->second);
+    // Copy the id out: inserting `token` below may move the map's entries.
+    unsigned stream = it->second;
+    streamOf[token] = stream;
+    auto tail = created.tails.find(stream);
     if (tail != created.tails.end())
       tail->second = token;
   }

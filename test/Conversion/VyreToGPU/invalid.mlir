@@ -39,3 +39,11 @@ func.func @unstructured(%h: memref<16xf32>, %c: i1) {
   }
   return
 }
+
+// -----
+
+// Tests that a vyre op outside a function is refused.
+module {
+  // expected-error @+1 {{'vyre.record' op was not lowered by --convert-vyre-to-gpu: vyre ops must be inside a function}}
+  %t = vyre.record
+}

@@ -1,0 +1,40 @@
+//===- ProgramGenerator.h - Random vyre programs ----------------*- C++ -*-===//
+//
+// Writes random, verifier-valid vyre programs for the property test and the
+// fuzzers: H2D and D2H copies, dispatches of kernels with varied read/write
+// sets, shared host buffers, buffer reuse, two views of one allocation,
+// arguments with and without llvm.noalias, host writes, opaque calls, and
+// scf.for / scf.if nested two deep. One op per line, so that source order is
+// program order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_TEST_FUZZ_PROGRAMGENERATOR_H
+#define VYRE_TEST_FUZZ_PROGRAMGENERATOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace mlir::vyre::test {
+
+class ProgramGenerator {
+public:
+  /// Choices from a seeded pseudo-random sequence.
+  explicit ProgramGenerator(uint64_t seed);
+  /// Choices read from `bytes` (structure-aware fuzzing: mutating the bytes
+  /// mutates the program's ops, operands, slots and regions). `bytes` must
+  /// outlive the generator.
+  explicit ProgramGenerator(llvm::ArrayRef<uint8_t> bytes);
+
+  std::string generate();
+
+private:
+  std::function<uint64_t()> draw;
+};
+
+} // namespace mlir::vyre::test
+
+#endif // VYRE_TEST_FUZZ_PROGRAMGENERATOR_H

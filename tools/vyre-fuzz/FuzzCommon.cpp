@@ -1,0 +1,114 @@
+//===- FuzzCommon.cpp - What every vyre fuzz target checks ------*- C++ -*-===//
+
+#include "FuzzCommon.h"
+
+#include "vyre/Conversion/Passes.h"
+#include "vyre/Dialect/Vyre/IR/VyreOps.h"
+#include "vyre/InitVyre.h"
+#include "vyre/Transforms/Passes.h"
+#include "vyre/Verification/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
+
+#include <cstdlib>
+#include <memory>
+
+using namespace mlir;
+
+namespace {
+
+/// The stack programs are parsed and run on (as in vyre-opt).
+constexpr unsigned kStackBytes = 1u << 30;
+
+MLIRContext &context() {
+  static std::unique_ptr<MLIRContext> instance = [] {
+    DialectRegistry registry;
+    vyre::registerVyreDialects(registry);
+    auto context = std::make_unique<MLIRContext>(registry);
+    context->loadAllAvailableDialects();
+    context->disableMultithreading();
+    return context;
+  }();
+  return *instance;
+}
+
+[[noreturn]] void fail(StringRef what, StringRef errors, StringRef program) {
+  llvm::errs() << "vyre-fuzz: " << what << "\n" << errors << "\n" << program
+               << "\n";
+  std::abort();
+}
+
+bool isAsync(Operation *op) {
+  return isa<vyre::CopyH2DAsyncOp, vyre::RecordOp, vyre::WaitOp,
+             vyre::SyncOp>(op);
+}
+
+} // namespace
+
+static void checkOnThisThread(StringRef program);
+
+void vyre_fuzz::checkProgram(StringRef program) {
+  // As vyre-opt does: MLIR's parser recurses once per nesting level, so run
+  // on a large stack (deeply nested brackets overflow the default one).
+  llvm::thread worker(std::optional<unsigned>(kStackBytes), [&] { checkOnThisThread(program); });
+  worker.join();
+}
+
+static void checkOnThisThread(StringRef program) {
+  MLIRContext &ctx = context();
+  std::string errors;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diagnostic) {
+    if (diagnostic.getSeverity() == DiagnosticSeverity::Error) {
+      llvm::raw_string_ostream os(errors);
+      os << diagnostic.str() << "\n";
+    }
+    return success();
+  });
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(program, &ctx, "fuzz.mlir");
+  if (!module)
+    return;
+
+  // The functions the property holds for: sequential ones with copies.
+  SmallVector<StringAttr> checked;
+  for (auto function : module->getOps<func::FuncOp>()) {
+    bool copies = false, async = false;
+    function.walk([&](Operation *op) {
+      copies |= isa<vyre::CopyH2DOp>(op);
+      async |= isAsync(op);
+    });
+    if (copies && !async)
+      checked.push_back(function.getSymNameAttr());
+  }
+
+  PassManager overlap(&ctx);
+  overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopies());
+  if (failed(overlap.run(*module)))
+    fail("--overlap-copies failed on valid IR", errors, program);
+
+  for (StringAttr name : checked) {
+    auto function = module->lookupSymbol<func::FuncOp>(name);
+    if (!function)
+      continue;
+    errors.clear();
+    PassManager verify(&ctx, func::FuncOp::getOperationName());
+    verify.addPass(vyre::createVerifySchedule());
+    if (failed(verify.run(function)) &&
+        StringRef(errors).contains("race on"))
+      fail("--overlap-copies produced a race", errors, program);
+  }
+
+  errors.clear();
+  PassManager lower(&ctx);
+  lower.addPass(vyre::createConvertVyreToGPU());
+  // The lowering may refuse what it cannot lower, with a diagnostic.
+  if (failed(lower.run(*module)) && errors.empty())
+    fail("--convert-vyre-to-gpu failed without a diagnostic", errors, program);
+}
