@@ -52,6 +52,7 @@ constexpr StringLiteral kRemarkCategory = "overlap-copies";
 /// Why two ops must stay in order, as remarks name it.
 enum class OrderReason {
   ReadAfterCopy,
+  ReadAfterWrite,
   WriteAfterRead,
   WriteAfterWrite,
   HostBuffer,
@@ -65,6 +66,8 @@ StringRef describe(OrderReason reason) {
   switch (reason) {
   case OrderReason::ReadAfterCopy:
     return "read-after-copy";
+  case OrderReason::ReadAfterWrite:
+    return "read-after-write";
   case OrderReason::WriteAfterRead:
     return "write-after-read";
   case OrderReason::WriteAfterWrite:
@@ -92,8 +95,10 @@ struct CopyState {
   /// it (sorted).
   unsigned slot = 0;
   SmallVector<unsigned> slots;
-  /// The root of the host buffer the copy reads.
+  /// The root of the host buffer the copy reads, and its slots if that root
+  /// is one (a device buffer copied as if it were host memory).
   Value hostRoot;
+  SmallVector<unsigned> sourceSlots;
 
   /// The op the copy could not move above, and why; null if none did.
   Operation *hoistLimit = nullptr;
@@ -375,6 +380,16 @@ private:
     Stamp lastSlotAccess = last.anySlot;
     for (unsigned slot : copySlots)
       lastSlotAccess.keepLatest(last.slot.lookup(slot));
+    // A source that is itself a slot (a device buffer copied as if it were
+    // host memory) must not be read before earlier ops on it are done.
+    SmallVector<unsigned> sourceSlots;
+    Stamp lastSourceAccess;
+    if (slots.getSlotNumber(hostRoot)) {
+      sourceSlots = slots.getSlotsOf(hostRoot);
+      lastSourceAccess = last.anySlot;
+      for (unsigned slot : sourceSlots)
+        lastSourceAccess.keepLatest(last.slot.lookup(slot));
+    }
 
     // The copy stays below the last op it must follow.
     Stamp limit;
@@ -390,6 +405,7 @@ private:
                reasonToStayBelow(lastSlotAccess.op, copySlots));
     consider(lastWriterOf(hostRoot, last.hostWrite, last.anyHostWrite, last),
              OrderReason::HostBuffer);
+    consider(lastSourceAccess, OrderReason::ReadAfterWrite);
     // Earlier copies whose source may be this copy's destination, or whose
     // destination may be this copy's source, through aliasing arguments.
     SmallVector<Value> targetArguments;
@@ -440,6 +456,11 @@ private:
       dependencies.push_back(prior.getToken());
     else
       mainStreamWork.keepLatest(lastSlotAccess);
+    auto sourceCopy = dyn_cast_or_null<CopyH2DAsyncOp>(lastSourceAccess.op);
+    if (sourceCopy && sourceCopy != prior)
+      dependencies.push_back(sourceCopy.getToken());
+    else if (!sourceCopy)
+      mainStreamWork.keepLatest(lastSourceAccess);
     SmallVector<Stamp> aliasing;
     for (auto &entry : aliasingCopies)
       aliasing.push_back(entry.second);
@@ -460,6 +481,10 @@ private:
     else if (busyAtStart)
       dependencies.push_back(recordAfter(placement, Stamp(), copy.getLoc()));
 
+    // Several reasons may name the same token: each once.
+    SetVector<Value> uniqueDependencies(dependencies.begin(),
+                                        dependencies.end());
+    dependencies.assign(uniqueDependencies.begin(), uniqueDependencies.end());
     Stamp placed = insertAfter(placement, limit, [&] {
       return CopyH2DAsyncOp::create(builder, copy.getLoc(), copy.getSource(),
                                     copy.getTarget(), stream, dependencies)
@@ -475,6 +500,7 @@ private:
         SlotAccessAnalysis::resolveRoot(copy.getTarget()));
     state.slots = std::move(copySlots);
     state.hostRoot = hostRoot;
+    state.sourceSlots = sourceSlots;
     if (hoist && limit && reason != OrderReason::OperandDefinition) {
       state.hoistLimit = limit.op;
       state.hoistReason = reason;
@@ -498,8 +524,10 @@ private:
 
   /// The copies of a block that may still be in flight.
   struct OpenCopies {
-    /// Copies the main stream has not waited for, by slot written.
+    /// Copies the main stream has not waited for, by slot written, and by
+    /// slot read (a source that is a slot).
     DenseMap<unsigned, SmallVector<CopyState *>> bySlot;
+    DenseMap<unsigned, SmallVector<CopyState *>> bySourceSlot;
     /// Copies the host has not synchronized with, by host root read; and
     /// those reading roots that are not allocations.
     DenseMap<Value, SmallVector<CopyState *>> byHostRoot;
@@ -575,6 +603,8 @@ private:
     }
     for (unsigned slot : copy->slots)
       open.bySlot[slot].push_back(copy);
+    for (unsigned slot : copy->sourceSlots)
+      open.bySourceSlot[slot].push_back(copy);
     if (HostBufferAliasing::getOrigin(copy->hostRoot) ==
         HostBufferOrigin::Allocation)
       open.byHostRoot[copy->hostRoot].push_back(copy);
@@ -626,20 +656,32 @@ private:
       return;
     }
     auto visitSlot = [&](unsigned slot, OrderReason reason) {
+      bool write = reason == OrderReason::WriteAfterWrite;
       if (onHost) {
         // Host-side slot accesses are rare; look at every copy.
         for (CopyState *copy : notDoneForHost(open))
-          if (llvm::is_contained(copy->slots, slot))
-            visit(copy, reason);
+          if (llvm::is_contained(copy->slots, slot) ||
+              (write && llvm::is_contained(copy->sourceSlots, slot)))
+            visit(copy, write && !llvm::is_contained(copy->slots, slot)
+                            ? OrderReason::HostBuffer
+                            : reason);
         return;
       }
-      auto it = open.bySlot.find(slot);
-      if (it == open.bySlot.end())
-        return;
       // Drop copies already ordered, so each is looked at once more at most.
-      llvm::erase_if(it->second, [](CopyState *copy) { return !copy->isOpen(); });
-      for (CopyState *copy : it->second)
-        visit(copy, reason);
+      auto visitList = [&](DenseMap<unsigned, SmallVector<CopyState *>> &map,
+                           OrderReason why) {
+        auto it = map.find(slot);
+        if (it == map.end())
+          return;
+        llvm::erase_if(it->second,
+                       [](CopyState *copy) { return !copy->isOpen(); });
+        for (CopyState *copy : it->second)
+          visit(copy, why);
+      };
+      visitList(open.bySlot, reason);
+      // A write to a slot a copy still reads waits for the copy.
+      if (write)
+        visitList(open.bySourceSlot, OrderReason::WriteAfterRead);
     };
     for (unsigned slot : summary.getWrites())
       visitSlot(slot, OrderReason::WriteAfterWrite);

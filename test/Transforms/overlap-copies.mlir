@@ -972,3 +972,43 @@ func.func @noalias_arguments(%h: memref<16xf32> {llvm.noalias}, %g: memref<16xf3
   vyre.copy_h2d %h to %g : memref<16xf32> to memref<16xf32>
   return
 }
+
+
+// -----
+
+// Tests a copy whose source is a device buffer (found by vyre-fuzz-mlir): it
+// stays behind the kernel that writes its source and depends on it, and a
+// later kernel writing the source waits for the copy to have read it.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @empty(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+// CHECK-LABEL: func.func @device_source
+func.func @device_source() {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // CHECK: vyre.dispatch @k::@write {{.*}} args(%[[A:[^ ]+]] :
+  // CHECK-NEXT: %[[R:.+]] = vyre.record
+  // CHECK-NEXT: %[[T:.+]] = vyre.copy_h2d_async %[[A]] to %{{.+}} on stream 1 after [%[[R]]]
+  // CHECK-NEXT: vyre.wait %[[T]]
+  // CHECK-NEXT: vyre.dispatch @k::@write {{.*}} args(%[[A]] :
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.copy_h2d %a to %b : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  return
+}
