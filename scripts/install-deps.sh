@@ -6,7 +6,10 @@ set -euo pipefail
 packages=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld
           ninja-build cmake g++ libgtest-dev python3)
 if [[ "${1:-}" == "--fuzz" ]]; then
-  packages+=(clang-22 libfuzzer-22-dev)
+  # clang-22 alone lacks the sanitizer runtimes (libclang_rt.asan.a and
+  # friends), without which CMake's link checks fail ("Could NOT find
+  # Threads"): they come with libclang-rt-22-dev.
+  packages+=(clang-22 libfuzzer-22-dev libclang-rt-22-dev)
 fi
 
 missing=()
