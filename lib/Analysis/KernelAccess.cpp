@@ -112,9 +112,11 @@ KernelAccess mlir::vyre::computeKernelAccess(Operation *kernel) {
     return result;
   }
   result.fromBody = true;
-  for (BlockArgument argument : function.getArguments())
-    if (isa<BaseMemRefType>(argument.getType()))
-      result.arguments[argument.getArgNumber()] =
-          computeArgumentAccess(argument);
+  // The entry block may hold more arguments than the signature: a gpu.func's
+  // workgroup and private attributions follow its parameters.
+  for (auto [index, type] : llvm::enumerate(types))
+    if (isa<BaseMemRefType>(type))
+      result.arguments[index] =
+          computeArgumentAccess(function.getArgument(index));
   return result;
 }

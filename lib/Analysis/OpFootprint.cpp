@@ -94,8 +94,13 @@ static OpFootprint computeHostOpFootprint(Operation *op,
         footprint.unknown = true;
       continue;
     }
-    if (!isa<BaseMemRefType>(value.getType()))
+    // An access through a pointer or another non-memref value (an address
+    // taken with memref.extract_aligned_pointer_as_index, say) may reach any
+    // buffer.
+    if (!isa<BaseMemRefType>(value.getType())) {
+      footprint.unknown = true;
       continue;
+    }
     addBufferAccess(footprint.host, value, /*isWrite=*/!isRead, slots);
   }
   return footprint;

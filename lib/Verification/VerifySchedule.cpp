@@ -296,8 +296,11 @@ private:
           event.accesses.push_back({Location::any(), true});
         continue;
       }
+      // Through a pointer or another non-memref value, any buffer.
       if (isa<BaseMemRefType>(value.getType()))
         event.accesses.push_back({bufferLocation(value), write});
+      else
+        event.accesses.push_back({Location::any(), true});
     }
   }
 

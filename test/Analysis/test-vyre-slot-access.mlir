@@ -305,3 +305,27 @@ func.func @unknown_root() {
   vyre.dispatch @kernels::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%unknown : memref<16xf32>)
   return
 }
+
+// -----
+
+// Tests that a kernel with many workgroup and private attributions is judged
+// by its parameters only: the attributions follow the parameters among the
+// entry block's arguments, and must not be taken for them.
+gpu.module @kernels {
+  gpu.func @attributions(%in: memref<16xf32>, %out: memref<16xf32>)
+      workgroup(%w0: memref<4xf32, #gpu.address_space<workgroup>>, %w1: memref<4xf32, #gpu.address_space<workgroup>>, %w2: memref<4xf32, #gpu.address_space<workgroup>>, %w3: memref<4xf32, #gpu.address_space<workgroup>>, %w4: memref<4xf32, #gpu.address_space<workgroup>>, %w5: memref<4xf32, #gpu.address_space<workgroup>>, %w6: memref<4xf32, #gpu.address_space<workgroup>>, %w7: memref<4xf32, #gpu.address_space<workgroup>>, %w8: memref<4xf32, #gpu.address_space<workgroup>>, %w9: memref<4xf32, #gpu.address_space<workgroup>>, %w10: memref<4xf32, #gpu.address_space<workgroup>>, %w11: memref<4xf32, #gpu.address_space<workgroup>>, %w12: memref<4xf32, #gpu.address_space<workgroup>>, %w13: memref<4xf32, #gpu.address_space<workgroup>>, %w14: memref<4xf32, #gpu.address_space<workgroup>>, %w15: memref<4xf32, #gpu.address_space<workgroup>>, %w16: memref<4xf32, #gpu.address_space<workgroup>>, %w17: memref<4xf32, #gpu.address_space<workgroup>>, %w18: memref<4xf32, #gpu.address_space<workgroup>>, %w19: memref<4xf32, #gpu.address_space<workgroup>>, %w20: memref<4xf32, #gpu.address_space<workgroup>>, %w21: memref<4xf32, #gpu.address_space<workgroup>>, %w22: memref<4xf32, #gpu.address_space<workgroup>>, %w23: memref<4xf32, #gpu.address_space<workgroup>>)
+      private(%p: memref<4xf32, #gpu.address_space<private>>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %in[%i] : memref<16xf32>
+    memref.store %v, %out[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+func.func @many_attributions() {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // expected-remark @+1 {{reads [0] writes [1]}}
+  vyre.dispatch @kernels::@attributions blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %b : memref<16xf32>, memref<16xf32>)
+  return
+}

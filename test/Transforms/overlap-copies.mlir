@@ -1012,3 +1012,56 @@ func.func @device_source() {
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
   return
 }
+
+// -----
+
+// Tests that a host write through a pointer taken from a copy's source waits
+// for the copy: the pass cannot tell what a store through a pointer touches,
+// so it assumes everything.
+gpu.module @kernels {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @store_through_pointer
+func.func @store_through_pointer(%h: memref<16xf32> {llvm.noalias}, %v: f32) {
+  %c1 = arith.constant 1 : index
+  %d = vyre.alloc : memref<16xf32>
+  // CHECK: %[[T:.+]] = vyre.copy_h2d_async
+  vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
+  %address = memref.extract_aligned_pointer_as_index %h : memref<16xf32> -> index
+  %integer = arith.index_cast %address : index to i64
+  %pointer = llvm.inttoptr %integer : i64 to !llvm.ptr
+  // CHECK: vyre.sync %[[T]]
+  // CHECK-NEXT: llvm.store
+  llvm.store %v, %pointer : f32, !llvm.ptr
+  vyre.dispatch @kernels::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d : memref<16xf32>)
+  vyre.dealloc %d : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that taking a pointer without accessing memory through it leaves
+// the copy in flight: only the access is a host op that may touch the buffer.
+gpu.module @kernels {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @pointer_without_access
+func.func @pointer_without_access(%h: memref<16xf32> {llvm.noalias}) -> i64 {
+  %c1 = arith.constant 1 : index
+  %d = vyre.alloc : memref<16xf32>
+  // CHECK: %[[T:.+]] = vyre.copy_h2d_async
+  vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
+  // CHECK-NOT: vyre.sync
+  // CHECK: memref.extract_aligned_pointer_as_index
+  // CHECK-NOT: vyre.sync
+  // CHECK: vyre.wait %[[T]]
+  %address = memref.extract_aligned_pointer_as_index %h : memref<16xf32> -> index
+  %integer = arith.index_cast %address : index to i64
+  vyre.dispatch @kernels::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d : memref<16xf32>)
+  vyre.dealloc %d : memref<16xf32>
+  return %integer : i64
+}

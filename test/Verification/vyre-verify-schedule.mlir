@@ -332,3 +332,34 @@ func.func @many_branches(%c: i1) {
   }
   return
 }
+
+// -----
+
+// Tests that a host store through a pointer is a write to anything: it races
+// with a copy still reading the buffer the pointer was taken from, and a sync
+// before it (next function) orders it.
+func.func @store_through_pointer(%h: memref<16xf32> {llvm.noalias}, %v: f32) {
+  %a = vyre.alloc : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  %address = memref.extract_aligned_pointer_as_index %h : memref<16xf32> -> index
+  %integer = arith.index_cast %address : index to i64
+  %pointer = llvm.inttoptr %integer : i64 to !llvm.ptr
+  // expected-error @+1 {{race on}}
+  llvm.store %v, %pointer : f32, !llvm.ptr
+  vyre.sync %t
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
+
+func.func @store_through_pointer_after_sync(%h: memref<16xf32> {llvm.noalias}, %v: f32) {
+  %a = vyre.alloc : memref<16xf32>
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  %address = memref.extract_aligned_pointer_as_index %h : memref<16xf32> -> index
+  %integer = arith.index_cast %address : index to i64
+  %pointer = llvm.inttoptr %integer : i64 to !llvm.ptr
+  vyre.sync %t
+  llvm.store %v, %pointer : f32, !llvm.ptr
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
