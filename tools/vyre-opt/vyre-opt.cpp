@@ -11,16 +11,20 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/thread.h"
 
 namespace mlir::vyre::test {
 void registerTestSlotAccessPass();
+void registerTestStreamBalancePass();
 } // namespace mlir::vyre::test
 
-/// Test-only passes, from test/lib, that print analyses for lit tests.
+/// Test-only passes, from test/lib, that print analyses and check upstream's
+/// output for lit tests.
 static void registerTestPasses() {
   mlir::vyre::test::registerTestSlotAccessPass();
+  mlir::vyre::test::registerTestStreamBalancePass();
 }
 
 /// The stack vyre-opt parses and runs on.
@@ -34,6 +38,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // So that upstream's --gpu-lower-to-nvvm-pipeline can translate kernels.
+  mlir::registerAllToLLVMIRTranslations(registry);
   mlir::vyre::registerVyreDialects(registry);
 
   // MLIR's parser recurses once per nesting level of its input: on the

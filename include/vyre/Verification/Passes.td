@@ -33,4 +33,47 @@ def VerifySchedule : Pass<"vyre-verify-schedule", "::mlir::func::FuncOp"> {
   }];
 }
 
+def VerifyGPUStreams : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
+  let summary = "Check async gpu-dialect host code as gpu-to-llvm runs it";
+  let description = [{
+    Checks every host function of the module (any async `gpu` dialect IR,
+    vyre's lowering or another producer's) against the way upstream
+    `gpu-to-llvm` turns tokens into CUDA streams and events:
+
+    - `gpu.wait async` without dependencies creates a stream, and so does
+      `gpu.launch_func async` without dependencies; an async op with one
+      dependency runs on that dependency's stream, in order;
+    - a join `gpu.wait async [%a, %b]` records an event right after the op
+      that defined each dependency, then creates a new stream that waits on
+      those events and destroys them; the source streams live on;
+    - a blocking `gpu.wait [%a, ...]` synchronizes and destroys the stream of
+      each token.
+
+    The function is unfolded into a trace (each `scf.for` body twice, or not
+    at all when its trip count is unknown; each combination of `scf.if`
+    branches, up to 64 traces), and happens-before is built over it from host
+    program order, enqueue order, stream order, event edges and blocking
+    waits. Kernel argument accesses come from the kernel bodies. Reported as
+    errors: races (two accesses to a buffer, one a write, unordered), device
+    work not complete at the return, a `gpu.alloc async` buffer used by an op
+    not ordered after the alloc, a buffer used after its `gpu.dealloc`, events
+    or streams used after they are destroyed, destroyed twice, or left alive
+    at the return. IR that `gpu-to-llvm` does not lower as modelled (an async
+    op with several or no dependencies, a join or blocking wait on a token
+    that is not traceable to a stream, a region op it cannot unfold holding
+    gpu ops) is an error naming the op.
+
+    Example: the stream of `%s` is never destroyed, and the kernel may still
+    run at the return.
+
+    ```mlir
+    %s = gpu.wait async
+    %t = gpu.launch_func async [%s] @kernels::@fill
+        blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%buffer : memref<16xf32>)
+    return
+    ```
+  }];
+}
+
 #endif // VYRE_VERIFICATION_PASSES_TD

@@ -7,16 +7,32 @@
 // What upstream LLVM 22 does with those tokens decides the shape of the
 // output (docs/Lowering.md):
 //  - `gpu.wait async` creates a new CUDA stream; with dependencies it first
-//    records an event on each dependency's stream, after the op that made it.
+//    records an event on each dependency's stream *right after the op that
+//    defined the dependency*, wherever that op is.
 //  - an async op with one dependency runs on that dependency's stream;
 //    memcpy or launch_func with two dependencies are not converted, so every
 //    op gets exactly one, joining first.
 //  - a blocking `gpu.wait [...]` synchronizes and destroys the stream of each
-//    token, so each stream's tail is waited for exactly once, at the end of
-//    the block that created the stream.
-//  - canonicalization drops dependencies on tokens without work and folds a
-//    join with a single dependency into it: the lowering creates a stream only
-//    for an op that uses it, and a join on one token names it twice.
+//    token.
+//  - canonicalization drops dependencies on streams whose work it erased and
+//    folds a join of a single dependency into that dependency.
+//
+// Hence the rules this lowering keeps:
+//  1. Every token lives in the block that created its stream. A nested
+//     region starts with no streams: before a region op that holds device
+//     work, the host waits for the main stream and for every stream whose
+//     token the region uses; each region execution creates its own streams and
+//     destroys them at its end. So no join ever names a token defined outside
+//     its block (upstream would record its event once and destroy it in every
+//     iteration), and after the region no stream has work that a later join
+//     would miss.
+//  2. A join names each dependency twice, so that canonicalization can never
+//     fold it into another stream, whatever dead work it erases: every stream
+//     the lowering creates stays a stream of its own, destroyed exactly once.
+//  3. A buffer from `gpu.alloc async` is used on another stream only after a
+//     join on the alloc's token (the gpu dialect's token contract).
+//  4. Without async vyre ops, a function has sequential semantics: the host
+//     waits for the device before every host op that may touch memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,12 +40,13 @@
 
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/MapVector.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::vyre {
@@ -42,21 +59,55 @@ using namespace mlir::vyre;
 
 namespace {
 
-/// The tokens ops of one block are chained on. Nested blocks start from a
-/// copy of the enclosing block's state.
+/// The logical streams of the block being lowered: the main stream's current
+/// CUDA stream and each side stream's. A null entry has nothing in flight.
 struct StreamState {
-  /// The main stream's last token, or null if nothing is in flight on it.
   Value main;
-  /// Each side stream's last token.
-  DenseMap<int64_t, Value> side;
+  llvm::MapVector<int64_t, Value> side;
 };
 
-/// The streams created in one block: their tail tokens, waited for once at
-/// the block's end.
-struct CreatedStreams {
-  /// Stream id → its last token in this block, in creation order.
-  llvm::MapVector<unsigned, Value> tails;
-};
+/// Whether `function` is in stream form: it holds the async vyre ops that
+/// `--overlap-copies` produces, whose author decided where the host waits.
+static bool isInStreamForm(FunctionOpInterface function) {
+  WalkResult found = function->walk([](Operation *op) {
+    return isa<CopyH2DAsyncOp, RecordOp, WaitOp, SyncOp>(op)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// Whether a host op may touch memory that device work uses: it has memory
+/// effects other than allocations and stack scopes, or effects it does not
+/// declare, or regions that hold such ops.
+static bool mayTouchMemory(Operation *op) {
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+    for (Region &region : op->getRegions())
+      for (Operation &nested : region.getOps())
+        if (mayTouchMemory(&nested))
+          return true;
+    if (!isa<MemoryEffectOpInterface>(op))
+      return false;
+  }
+  auto effectOp = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effectOp)
+    return !op->hasTrait<OpTrait::IsTerminator>() ||
+           op->getNumRegions() != 0;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  effectOp.getEffects(effects);
+  return llvm::any_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    return !isa<MemoryEffects::Allocate>(e.getEffect()) &&
+           !isa<SideEffects::AutomaticAllocationScopeResource>(
+               e.getResource());
+  });
+}
+
+/// The buffer a view is taken of, through every view.
+static Value resolveRoot(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
 
 class VyreToGPULowering {
 public:
@@ -68,93 +119,142 @@ public:
     Region &body = function.getFunctionBody();
     if (body.empty())
       return success();
-    StreamState state;
-    return lowerRegion(body, state);
+    sequential = !isInStreamForm(function);
+    return lowerRegion(body);
+  }
+
+  /// Erases the lowered vyre ops, users before the ops they use.
+  void eraseLoweredOps() {
+    for (Operation *op : llvm::reverse(toErase))
+      op->erase();
+    toErase.clear();
   }
 
 private:
-  LogicalResult lowerRegion(Region &region, const StreamState &outer) {
+  /// One CUDA stream this lowering creates: its last token so far.
+  struct Stream {
+    Value tail;
+    bool destroyed = false;
+  };
+
+  /// Lowers a region that starts with no stream in flight.
+  LogicalResult lowerRegion(Region &region) {
     if (!containsVyreOps(region))
       return success();
     if (!region.hasOneBlock())
-      return region.getParentOp()->emitOpError(
-                 "has a region of ")
+      return region.getParentOp()->emitOpError("has a region of ")
              << std::distance(region.begin(), region.end())
              << " blocks with vyre ops: --convert-vyre-to-gpu lowers "
                 "structured control flow (one block per region) only";
-    StreamState state = outer;
-    return lowerBlock(region.front(), state);
+    return lowerBlock(region.front());
   }
 
-  LogicalResult lowerBlock(Block &block, StreamState &state) {
-    CreatedStreams created;
+  LogicalResult lowerBlock(Block &block) {
+    StreamState state;
+    SmallVector<unsigned> created;
+    std::swap(created, blockStreams);
     for (Operation &op : llvm::make_early_inc_range(block)) {
-      if (op.hasTrait<OpTrait::IsTerminator>()) {
-        joinCreatedStreams(created, &op);
-        continue;
-      }
-      if (!isa<VyreDialect>(op.getDialect())) {
-        for (Region &region : op.getRegions())
-          if (failed(lowerRegion(region, state)))
-            return failure();
-        continue;
-      }
       builder.setInsertionPoint(&op);
-      if (failed(lowerOp(&op, state, created)))
+      if (op.hasTrait<OpTrait::IsTerminator>())
+        break;
+      if (isa<VyreDialect>(op.getDialect())) {
+        if (failed(lowerOp(&op, state)))
+          return failure();
+        continue;
+      }
+      if (failed(lowerHostOp(&op, state)))
         return failure();
     }
-    if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>()) {
+    // Every stream the block created is waited for, and destroyed, once.
+    if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
       builder.setInsertionPointToEnd(&block);
-      joinCreatedStreams(created, nullptr);
-    }
+    else
+      builder.setInsertionPoint(&block.back());
+    destroyStreams(blockStreams, builder.getUnknownLoc(), state);
+    std::swap(created, blockStreams);
     return success();
   }
 
-  LogicalResult lowerOp(Operation *op, StreamState &state,
-                        CreatedStreams &created) {
+  /// A non-vyre op: a region op with device work starts from a quiet device;
+  /// in a sequential function, so does every host op that may touch memory.
+  LogicalResult lowerHostOp(Operation *op, StreamState &state) {
+    bool hasDeviceWork = llvm::any_of(
+        op->getRegions(), [](Region &region) { return containsVyreOps(region); });
+    if (hasDeviceWork) {
+      SmallVector<unsigned> quiesce;
+      if (Value main = state.main)
+        quiesce.push_back(streamOf.lookup(main));
+      for (unsigned stream : streamsUsedInside(op))
+        if (!llvm::is_contained(quiesce, stream))
+          quiesce.push_back(stream);
+      destroyStreams(quiesce, op->getLoc(), state);
+    } else if (sequential && state.main && mayTouchMemory(op)) {
+      destroyStreams({streamOf.lookup(state.main)}, op->getLoc(), state);
+    }
+    for (Region &region : op->getRegions())
+      if (failed(lowerRegion(region)))
+        return failure();
+    return success();
+  }
+
+  /// The live streams of the vyre tokens that ops inside `op` use but that
+  /// are defined outside it.
+  SmallVector<unsigned> streamsUsedInside(Operation *op) {
+    SmallVector<unsigned> result;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        if (!isa<TokenType>(operand.getType()))
+          continue;
+        Operation *definer = operand.getDefiningOp();
+        if (!definer)
+          definer = operand.getParentBlock()->getParentOp();
+        if (op->isAncestor(definer))
+          continue;
+        Value gpuToken = tokens.lookup(operand);
+        if (!gpuToken)
+          continue;
+        unsigned stream = streamOf.lookup(gpuToken);
+        if (!streams[stream].destroyed && !llvm::is_contained(result, stream))
+          result.push_back(stream);
+      }
+    });
+    return result;
+  }
+
+  LogicalResult lowerOp(Operation *op, StreamState &state) {
     Location loc = op->getLoc();
     return TypeSwitch<Operation *, LogicalResult>(op)
         .Case([&](AllocOp alloc) {
-          Value dependency = dependencyFor(state.main, {}, loc, created);
+          Value dependency = continueOn(state.main, {}, loc);
           auto gpuAlloc = gpu::AllocOp::create(
               builder, loc, alloc.getType(), tokenType, dependency,
               alloc.getDynamicSizes(), ValueRange{}, /*hostShared=*/false);
-          chain(state.main, dependency, gpuAlloc.getAsyncToken(), created);
+          state.main = append(dependency, gpuAlloc.getAsyncToken());
+          allocToken[gpuAlloc.getMemref()] = gpuAlloc.getAsyncToken();
+          allocsBefore[state.main].push_back(state.main);
           alloc.replaceAllUsesWith(gpuAlloc.getMemref());
           toErase.push_back(alloc);
           return success();
         })
         .Case([&](DeallocOp dealloc) {
-          Value dependency = dependencyFor(state.main, {}, loc, created);
+          Value dependency = continueOn(
+              state.main, allocsToOrder({state.main}, dealloc.getMemref()), loc);
           auto gpuDealloc = gpu::DeallocOp::create(
               builder, loc, tokenType, dependency, dealloc.getMemref());
-          chain(state.main, dependency, gpuDealloc.getAsyncToken(), created);
+          state.main = append(dependency, gpuDealloc.getAsyncToken());
           toErase.push_back(dealloc);
           return success();
         })
-        .Case([&](DispatchOp dispatch) { return lowerDispatch(dispatch, state, created); })
+        .Case([&](DispatchOp dispatch) { return lowerDispatch(dispatch, state); })
         .Case([&](CopyH2DOp copy) {
           return lowerBlockingCopy(copy, copy.getTarget(), copy.getSource(),
-                                   state, created);
+                                   state);
         })
         .Case([&](CopyD2HOp copy) {
           return lowerBlockingCopy(copy, copy.getTarget(), copy.getSource(),
-                                   state, created);
+                                   state);
         })
-        .Case([&](CopyH2DAsyncOp copy) {
-          if (failed(checkContiguous(copy, copy.getTarget(), copy.getSource())))
-            return failure();
-          SmallVector<Value> waits = lookupTokens(copy.getDependencies());
-          Value &side = state.side[copy.getStream()];
-          Value dependency = dependencyFor(side, waits, loc, created);
-          auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType,
-                                              dependency, copy.getTarget(),
-                                              copy.getSource());
-          chain(side, dependency, memcpy.getAsyncToken(), created);
-          tokens[copy.getToken()] = memcpy.getAsyncToken();
-          toErase.push_back(copy);
-          return success();
-        })
+        .Case([&](CopyH2DAsyncOp copy) { return lowerAsyncCopy(copy, state); })
         .Case([&](RecordOp record) {
           tokens[record.getToken()] = state.main;
           toErase.push_back(record);
@@ -163,15 +263,29 @@ private:
         .Case([&](WaitOp wait) {
           // The main stream continues on a join of itself and the tokens it
           // does not already follow.
-          SmallVector<Value> waits = lookupTokens(wait.getTokens());
-          llvm::erase(waits, state.main);
-          if (!waits.empty())
-            state.main = dependencyFor(state.main, waits, loc, created);
+          FailureOr<SmallVector<Value>> waits =
+              lookupTokens(wait, wait.getTokens());
+          if (failed(waits))
+            return failure();
+          if (state.main)
+            llvm::erase_if(*waits, [&](Value token) {
+              return streamOf.lookup(token) == streamOf.lookup(state.main);
+            });
+          if (!waits->empty())
+            state.main = join(state.main, *waits, loc);
           toErase.push_back(wait);
           return success();
         })
         .Case([&](SyncOp sync) {
-          hostWait(lookupTokens(sync.getTokens()), loc);
+          FailureOr<SmallVector<Value>> waits =
+              lookupTokens(sync, sync.getTokens());
+          if (failed(waits))
+            return failure();
+          SmallVector<unsigned> toDestroy;
+          for (Value token : *waits)
+            if (!llvm::is_contained(toDestroy, streamOf.lookup(token)))
+              toDestroy.push_back(streamOf.lookup(token));
+          destroyStreams(toDestroy, loc, state);
           toErase.push_back(sync);
           return success();
         })
@@ -181,8 +295,7 @@ private:
         });
   }
 
-  LogicalResult lowerDispatch(DispatchOp dispatch, StreamState &state,
-                              CreatedStreams &created) {
+  LogicalResult lowerDispatch(DispatchOp dispatch, StreamState &state) {
     auto kernel = dyn_cast_or_null<gpu::GPUFuncOp>(
         SymbolTable::lookupNearestSymbolFrom(dispatch, dispatch.getKernel()));
     if (!kernel)
@@ -191,7 +304,13 @@ private:
              << " has no body (a bodiless declaration cannot be launched "
                 "with gpu.launch_func)";
     Location loc = dispatch.getLoc();
-    Value dependency = dependencyFor(state.main, {}, loc, created);
+    SmallVector<Value> waits;
+    for (Value operand : dispatch.getKernelOperands())
+      if (isa<BaseMemRefType>(operand.getType()))
+        for (Value alloc : allocsToOrder({state.main}, operand))
+          if (!llvm::is_contained(waits, alloc))
+            waits.push_back(alloc);
+    Value dependency = continueOn(state.main, waits, loc);
     auto launch = gpu::LaunchFuncOp::create(
         builder, loc, dispatch.getKernel(),
         gpu::KernelDim3{dispatch.getGridSizeX(), dispatch.getGridSizeY(),
@@ -200,22 +319,55 @@ private:
                         dispatch.getBlockSizeZ()},
         /*dynamicSharedMemorySize=*/Value(), dispatch.getKernelOperands(),
         tokenType, ValueRange{dependency});
-    chain(state.main, dependency, launch.getAsyncToken(), created);
+    state.main = append(dependency, launch.getAsyncToken());
     toErase.push_back(dispatch);
+    return success();
+  }
+
+  LogicalResult lowerAsyncCopy(CopyH2DAsyncOp copy, StreamState &state) {
+    if (failed(checkContiguous(copy, copy.getTarget(), copy.getSource())))
+      return failure();
+    FailureOr<SmallVector<Value>> waits =
+        lookupTokens(copy, copy.getDependencies());
+    if (failed(waits))
+      return failure();
+    Value &side = state.side[copy.getStream()];
+    SmallVector<Value> after(*waits);
+    after.push_back(side);
+    for (Value buffer : {copy.getTarget(), copy.getSource()})
+      for (Value alloc : allocsToOrder(after, buffer))
+        if (!llvm::is_contained(*waits, alloc))
+          waits->push_back(alloc);
+    if (side)
+      llvm::erase_if(*waits, [&](Value token) {
+        return streamOf.lookup(token) == streamOf.lookup(side);
+      });
+    Location loc = copy.getLoc();
+    Value dependency = continueOn(side, *waits, loc);
+    auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
+                                        copy.getTarget(), copy.getSource());
+    side = append(dependency, memcpy.getAsyncToken());
+    tokens[copy.getToken()] = memcpy.getAsyncToken();
+    toErase.push_back(copy);
     return success();
   }
 
   /// A copy on the main stream; the host continues once it is done.
   LogicalResult lowerBlockingCopy(Operation *copy, Value target, Value source,
-                                  StreamState &state, CreatedStreams &created) {
+                                  StreamState &state) {
     if (failed(checkContiguous(copy, target, source)))
       return failure();
     Location loc = copy->getLoc();
-    Value dependency = dependencyFor(state.main, {}, loc, created);
+    SmallVector<Value> waits;
+    for (Value buffer : {target, source})
+      for (Value alloc : allocsToOrder({state.main}, buffer))
+        if (!llvm::is_contained(waits, alloc))
+          waits.push_back(alloc);
+    Value dependency = continueOn(state.main, waits, loc);
     auto memcpy =
         gpu::MemcpyOp::create(builder, loc, tokenType, dependency, target, source);
-    chain(state.main, dependency, memcpy.getAsyncToken(), created);
-    hostWait({memcpy.getAsyncToken()}, loc);
+    state.main = append(dependency, memcpy.getAsyncToken());
+    destroyStreams({streamOf.lookup(state.main)}, loc, state);
     toErase.push_back(copy);
     return success();
   }
@@ -236,102 +388,133 @@ private:
     return success();
   }
 
-  SmallVector<Value> lookupTokens(ValueRange vyreTokens) {
+  /// The gpu tokens still in flight that `vyreTokens` stand for. A token the
+  /// lowering did not make (a block argument, a region result) cannot be
+  /// waited for: an error.
+  FailureOr<SmallVector<Value>> lookupTokens(Operation *user,
+                                             ValueRange vyreTokens) {
     SmallVector<Value> result;
-    for (Value token : vyreTokens)
-      if (Value gpuToken = tokens.lookup(token);
-          gpuToken && !llvm::is_contained(result, gpuToken))
+    for (auto [index, token] : llvm::enumerate(vyreTokens)) {
+      auto it = tokens.find(token);
+      if (it == tokens.end())
+        return user->emitOpError("cannot be lowered: token #")
+               << index
+               << " is not made by a vyre op of this function earlier in "
+                  "program order (a block argument or a region result)";
+      Value gpuToken = it->second;
+      if (gpuToken && !streams[streamOf.lookup(gpuToken)].destroyed &&
+          !llvm::is_contained(result, gpuToken))
         result.push_back(gpuToken);
+    }
     return result;
   }
 
-  /// The single dependency of the next op on the stream whose last token is
-  /// `current`, after `waits`. Continues on the same stream where it can;
-  /// otherwise creates a stream, joining `current` and `waits` into it.
-  Value dependencyFor(Value current, ArrayRef<Value> waits, Location loc,
-                      CreatedStreams &created) {
-    SmallVector<Value> join;
-    if (current)
-      join.push_back(current);
-    for (Value wait : waits)
-      if (!llvm::is_contained(join, wait))
-        join.push_back(wait);
-    if (current && join.size() == 1)
+  /// The allocation still in flight that an op ordered after the tokens
+  /// `after` must also wait for before it touches `buffer`, if any.
+  SmallVector<Value> allocsToOrder(ArrayRef<Value> after, Value buffer) {
+    Value alloc = allocToken.lookup(resolveRoot(buffer));
+    if (!alloc || streams[streamOf.lookup(alloc)].destroyed)
+      return {};
+    for (Value token : after)
+      if (token && llvm::is_contained(allocsBefore.lookup(token), alloc))
+        return {};
+    return {alloc};
+  }
+
+  /// The single dependency of the next op on the stream whose tail is
+  /// `current`, after `waits`: the same stream where nothing else is needed,
+  /// otherwise a new stream joined from `current` and `waits`.
+  Value continueOn(Value current, ArrayRef<Value> waits, Location loc) {
+    if (current && waits.empty())
       return current;
-    // A join of one token names it twice, so that canonicalization does not
-    // fold it into that token's stream.
-    if (join.size() == 1)
-      join.push_back(join.front());
+    return join(current, waits, loc);
+  }
+
+  /// A new stream that waits for `current` (if any) and `waits`. Each
+  /// dependency is named twice, so that no canonicalization folds the join
+  /// into the stream of one of them.
+  Value join(Value current, ArrayRef<Value> waits, Location loc) {
+    SmallVector<Value> dependencies;
+    if (current)
+      dependencies.push_back(current);
+    for (Value wait : waits)
+      if (!llvm::is_contained(dependencies, wait))
+        dependencies.push_back(wait);
+    SmallVector<Value> operands;
+    SmallVector<Value> orderedAllocs;
+    for (Value dependency : dependencies) {
+      operands.append({dependency, dependency});
+      for (Value alloc : allocsBefore.lookup(dependency))
+        if (!llvm::is_contained(orderedAllocs, alloc))
+          orderedAllocs.push_back(alloc);
+    }
     Value token =
-        gpu::WaitOp::create(builder, loc, tokenType, join).getAsyncToken();
-    unsigned stream = nextStream++;
-    streamOf[token] = stream;
-    created.tails[stream] = token;
+        gpu::WaitOp::create(builder, loc, tokenType, operands).getAsyncToken();
+    allocsBefore[token] = std::move(orderedAllocs);
+    unsigned id = streams.size();
+    streams.push_back({token, false});
+    streamOf[token] = id;
+    blockStreams.push_back(id);
     return token;
   }
 
-  /// Records that `token`, made by an op depending on `dependency`, is the
-  /// new last token of the stream whose last token was `current`.
-  void chain(Value &current, Value dependency, Value token,
-             CreatedStreams &created) {
-    current = token;
-    auto it = streamOf.find(dependency);
-    if (it == streamOf.end())
-      return;
-    // Copy the id out: inserting `token` below may move the map's entries.
-    unsigned stream = it->second;
-    streamOf[token] = stream;
-    auto tail = created.tails.find(stream);
-    if (tail != created.tails.end())
-      tail->second = token;
+  /// Records `token`, made by an op that depends on `dependency`, as the new
+  /// tail of that dependency's stream; returns it.
+  Value append(Value dependency, Value token) {
+    if (auto it = allocsBefore.find(dependency); it != allocsBefore.end()) {
+      SmallVector<Value> inherited = it->second;
+      allocsBefore[token] = std::move(inherited);
+    }
+    unsigned id = streamOf.lookup(dependency);
+    streamOf[token] = id;
+    streams[id].tail = token;
+    return token;
   }
 
-  /// The host blocks until `waits` are done, through a stream joined from
-  /// them and then destroyed: the streams of `waits` live on.
-  void hostWait(ArrayRef<Value> waits, Location loc) {
-    if (waits.empty())
-      return;
-    SmallVector<Value> join(waits);
-    if (join.size() == 1)
-      join.push_back(join.front());
-    Value joined =
-        gpu::WaitOp::create(builder, loc, tokenType, join).getAsyncToken();
-    gpu::WaitOp::create(builder, loc, Type(), ValueRange{joined});
-  }
-
-  /// Waits for and destroys every stream created in a block, before
-  /// `terminator` (or at the insertion point).
-  void joinCreatedStreams(CreatedStreams &created, Operation *terminator) {
-    if (created.tails.empty())
-      return;
-    if (terminator)
-      builder.setInsertionPoint(terminator);
+  /// The host waits for every stream in `ids` and destroys it, in one
+  /// blocking `gpu.wait`. Tokens on those streams are complete from then on.
+  void destroyStreams(ArrayRef<unsigned> ids, Location loc,
+                      StreamState &state) {
     SmallVector<Value> tails;
-    for (auto &entry : created.tails)
-      tails.push_back(entry.second);
-    Location loc = terminator ? terminator->getLoc() : builder.getUnknownLoc();
+    for (unsigned id : ids) {
+      Stream &stream = streams[id];
+      if (stream.destroyed)
+        continue;
+      stream.destroyed = true;
+      tails.push_back(stream.tail);
+    }
+    if (tails.empty())
+      return;
     gpu::WaitOp::create(builder, loc, Type(), tails);
+    auto isDestroyed = [&](Value token) {
+      return token && streams[streamOf.lookup(token)].destroyed;
+    };
+    if (isDestroyed(state.main))
+      state.main = Value();
+    for (auto &entry : state.side)
+      if (isDestroyed(entry.second))
+        entry.second = Value();
   }
 
-public:
-  /// Erases the lowered vyre ops, users before the ops they use.
-  void eraseLoweredOps() {
-    for (Operation *op : llvm::reverse(toErase))
-      op->erase();
-    toErase.clear();
-  }
-
-private:
   OpBuilder builder;
   Type tokenType;
+  /// Whether the function being lowered has sequential semantics.
+  bool sequential = false;
+  /// Every stream created so far; a stream's id is its index.
+  SmallVector<Stream> streams;
+  /// The streams created by the block being lowered.
+  SmallVector<unsigned> blockStreams;
+  /// gpu token → the stream it is on.
+  DenseMap<Value, unsigned> streamOf;
+  /// vyre token → the gpu token that stands for it (null: nothing to wait).
+  DenseMap<Value, Value> tokens;
+  /// gpu.alloc result → its token.
+  DenseMap<Value, Value> allocToken;
+  /// gpu token → the allocation tokens ordered before it (on any stream).
+  DenseMap<Value, SmallVector<Value>> allocsBefore;
   /// Lowered vyre ops, in program order. They are erased at the end: until
   /// then their tokens stay valid keys of `tokens`.
   SmallVector<Operation *> toErase;
-  /// vyre token → the gpu token that stands for it (null: nothing to wait).
-  DenseMap<Value, Value> tokens;
-  /// gpu token → the id of the stream it is on (tokens this lowering made).
-  DenseMap<Value, unsigned> streamOf;
-  unsigned nextStream = 0;
 };
 
 struct ConvertVyreToGPUPass

@@ -1,10 +1,13 @@
 // RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu | FileCheck %s
 // The output is stable under canonicalization and CSE.
 // RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu --canonicalize --cse | FileCheck %s
+// And it is race-free, and frees every stream and event, as upstream runs it.
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
 
 // Tests a program that never went through --overlap-copies: everything is on
-// the main stream, blocking copies make the host wait through a joined
-// stream, and the return waits for the main stream once.
+// the main stream, and a blocking copy makes the host wait for the main
+// stream and destroy it; the next op starts a new one. The return waits for
+// the last one.
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     gpu.return
@@ -19,18 +22,18 @@ func.func @sequential(%h: memref<16xf32>) {
   // CHECK: %[[D:.+]], %[[M1:.+]] = gpu.alloc async [%[[M0]]] () : memref<16xf32>
   %d = vyre.alloc : memref<16xf32>
   // CHECK: %[[M2:.+]] = gpu.memcpy async [%[[M1]]] %[[D]], %[[H]]
-  // CHECK: %[[J:.+]] = gpu.wait async [%[[M2]], %[[M2]]]
-  // CHECK: gpu.wait [%[[J]]]
+  // CHECK-NEXT: gpu.wait [%[[M2]]]
   vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
-  // CHECK: %[[M3:.+]] = gpu.launch_func async [%[[M2]]] @k::@scale blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in (%{{.+}}, %{{.+}}, %{{.+}}) args(%[[D]] : memref<16xf32>)
+  // CHECK-NEXT: %[[N0:.+]] = gpu.wait async{{$}}
+  // CHECK-NEXT: %[[N1:.+]] = gpu.launch_func async [%[[N0]]] @k::@scale blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in (%{{.+}}, %{{.+}}, %{{.+}}) args(%[[D]] : memref<16xf32>)
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d : memref<16xf32>)
-  // CHECK: %[[M4:.+]] = gpu.memcpy async [%[[M3]]] %[[H]], %[[D]]
-  // CHECK: %[[J2:.+]] = gpu.wait async [%[[M4]], %[[M4]]]
-  // CHECK: gpu.wait [%[[J2]]]
+  // CHECK-NEXT: %[[N2:.+]] = gpu.memcpy async [%[[N1]]] %[[H]], %[[D]]
+  // CHECK-NEXT: gpu.wait [%[[N2]]]
   vyre.copy_d2h %d to %h : memref<16xf32> to memref<16xf32>
-  // CHECK: %[[M5:.+]] = gpu.dealloc async [%[[M4]]] %[[D]]
+  // CHECK-NEXT: %[[P0:.+]] = gpu.wait async{{$}}
+  // CHECK-NEXT: %[[P1:.+]] = gpu.dealloc async [%[[P0]]] %[[D]]
   vyre.dealloc %d : memref<16xf32>
-  // CHECK: gpu.wait [%[[M5]]]
+  // CHECK-NEXT: gpu.wait [%[[P1]]]
   // CHECK-NEXT: return
   return
 }
@@ -38,9 +41,10 @@ func.func @sequential(%h: memref<16xf32>) {
 // -----
 
 // Tests side streams: a copy without dependencies starts its own stream, a
-// copy after a record joins the main stream's token (named twice), the main
-// stream continues on a join when it waits, and the return waits for the
-// tail of every stream once.
+// copy after a record joins the main stream's token (every join names each
+// dependency twice), the main stream continues on a join when it waits, a
+// sync destroys the stream it waits for, and the return waits for the tail of
+// every other stream once.
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     gpu.return
@@ -53,23 +57,25 @@ func.func @side_streams(%h: memref<16xf32>) {
   // CHECK: %[[B:.+]], %[[M2:.+]] = gpu.alloc async [%[[M1]]]
   %a = vyre.alloc : memref<16xf32>
   %b = vyre.alloc : memref<16xf32>
-  // CHECK: %[[S0:.+]] = gpu.wait async{{$}}
+  // The copy into %a waits for %a's allocation: the gpu dialect's token
+  // contract.
+  // CHECK: %[[S0:.+]] = gpu.wait async [%[[M1]], %[[M1]]]
   // CHECK: %[[TA:.+]] = gpu.memcpy async [%[[S0]]] %[[A]]
   %ta = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
   // CHECK: %[[M3:.+]] = gpu.launch_func async [%[[M2]]] @k::@scale {{.*}} args(%[[B]] :
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
   %r = vyre.record
-  // CHECK: %[[S1:.+]] = gpu.wait async [%[[TA]], %[[M3]]]
+  // The record comes after %b's allocation: no second wait for it.
+  // CHECK: %[[S1:.+]] = gpu.wait async [%[[TA]], %[[TA]], %[[M3]], %[[M3]]]
   // CHECK: %[[TB:.+]] = gpu.memcpy async [%[[S1]]] %[[B]]
   %tb = vyre.copy_h2d_async %h to %b on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
-  // CHECK: %[[M4:.+]] = gpu.wait async [%[[M3]], %[[TA]]]
+  // CHECK: %[[M4:.+]] = gpu.wait async [%[[M3]], %[[M3]], %[[TA]], %[[TA]]]
   // CHECK: %[[M5:.+]] = gpu.launch_func async [%[[M4]]] {{.*}} args(%[[A]] :
   vyre.wait %ta
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
-  // CHECK: %[[J:.+]] = gpu.wait async [%[[TB]], %[[TB]]]
-  // CHECK: gpu.wait [%[[J]]]
+  // CHECK: gpu.wait [%[[TB]]]
   vyre.sync %tb
-  // CHECK: gpu.wait [%[[M3]], %[[TA]], %[[TB]], %[[M5]]]
+  // CHECK: gpu.wait [%[[M3]], %[[TA]], %[[M5]]]
   // CHECK-NEXT: return
   return
 }
@@ -100,9 +106,10 @@ func.func @single_dependency(%h: memref<16xf32>) {
 
 // -----
 
-// Tests a copy inside a loop: the streams the body creates are waited for and
-// destroyed before its yield, each iteration; streams of the enclosing block
-// are waited for at the return.
+// Tests a copy inside a loop: the host waits for the main stream before the
+// loop, so that no token from outside the loop is used inside it; the
+// streams the body creates are waited for and destroyed before its yield,
+// each iteration.
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     gpu.return
@@ -114,21 +121,210 @@ func.func @copy_in_loop(%h: memref<16xf32>, %n: index) {
   %c1 = arith.constant 1 : index
   // CHECK: %[[A:.+]], %[[M1:.+]] = gpu.alloc async
   %a = vyre.alloc : memref<16xf32>
-  // CHECK: scf.for
+  // CHECK-NEXT: gpu.wait [%[[M1]]]
+  // CHECK-NEXT: scf.for
   scf.for %i = %c0 to %n step %c1 {
-    // CHECK-NEXT: %[[S:.+]] = gpu.wait async [%[[M1]], %[[M1]]]
+    // CHECK-NEXT: %[[S:.+]] = gpu.wait async{{$}}
     // CHECK-NEXT: %[[T:.+]] = gpu.memcpy async [%[[S]]]
     %r = vyre.record
     %t = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
-    // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[M1]], %[[T]]]
+    // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[T]], %[[T]]]
     // CHECK-NEXT: %[[L:.+]] = gpu.launch_func async [%[[J]]]
     vyre.wait %t
     vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
     // CHECK-NEXT: gpu.wait [%[[T]], %[[L]]]
     // CHECK-NEXT: }
   }
-  // CHECK-NEXT: gpu.wait [%[[M1]]]
   // CHECK-NEXT: return
+  return
+}
+
+// -----
+
+// Tests that a join after a loop never names a token from before the loop:
+// upstream records a join's event right after the op that made the token, so
+// the join would not wait for the loop's kernels, and the copy would
+// overwrite %a while they still write it. The host waits for the main stream
+// before the loop instead; the loop's streams are its own.
+gpu.module @k {
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @join_after_loop
+// CHECK-SAME:    (%[[H:.+]]: memref<16xf32> {llvm.noalias}, %[[A:.+]]: memref<16xf32> {llvm.noalias}
+func.func @join_after_loop(%h: memref<16xf32> {llvm.noalias},
+                           %a: memref<16xf32> {llvm.noalias}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: %[[M0:.+]] = gpu.launch_func async
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  // CHECK-NEXT: gpu.wait [%[[M0]]]
+  // CHECK-NEXT: scf.for
+  // CHECK-NEXT:   %[[L0:.+]] = gpu.wait async{{$}}
+  // CHECK-NEXT:   %[[L1:.+]] = gpu.launch_func async [%[[L0]]]
+  // CHECK-NEXT:   gpu.wait [%[[L1]]]
+  // CHECK-NEXT: }
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  // CHECK-NEXT: %[[S:.+]] = gpu.wait async{{$}}
+  // CHECK-NEXT: %[[T:.+]] = gpu.memcpy async [%[[S]]] %[[A]], %[[H]]
+  %r = vyre.record
+  %t = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
+  // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[T]], %[[T]]]
+  // CHECK-NEXT: gpu.launch_func async [%[[J]]]
+  vyre.wait %t
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  return
+}
+
+// -----
+
+// Tests that a loop without vyre ops does not make the host wait in a
+// function in stream form (the schedule says where the host waits): only a
+// region that holds device work starts from a quiet device.
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @host_loop
+func.func @host_loop(%h: memref<16xf32> {llvm.noalias},
+                     %a: memref<16xf32> {llvm.noalias},
+                     %o: memref<16xindex> {llvm.noalias}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  // CHECK: %[[M:.+]] = gpu.launch_func async
+  vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  // CHECK-NOT: gpu.wait
+  // CHECK: scf.for
+  // CHECK-NEXT: memref.store
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %i, %o[%i] : memref<16xindex>
+  }
+  vyre.sync %t
+  return
+}
+
+// -----
+
+// Tests that a copy that stays in flight across a branch keeps its stream:
+// the branch starts with streams of its own, and the copy's stream is joined
+// after the branch, where its token was made.
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @copy_across_branch
+func.func @copy_across_branch(%h: memref<16xf32> {llvm.noalias},
+                              %a: memref<16xf32> {llvm.noalias},
+                              %b: memref<16xf32> {llvm.noalias}, %p: i1) {
+  %c1 = arith.constant 1 : index
+  // CHECK: %[[S:.+]] = gpu.wait async{{$}}
+  // CHECK-NEXT: %[[T:.+]] = gpu.memcpy async [%[[S]]]
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  // CHECK-NEXT: scf.if
+  // CHECK-NEXT: %[[B0:.+]] = gpu.wait async{{$}}
+  // CHECK-NEXT: %[[B1:.+]] = gpu.launch_func async [%[[B0]]]
+  // CHECK-NEXT: gpu.wait [%[[B1]]]
+  // CHECK-NEXT: }
+  scf.if %p {
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  }
+  // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[T]], %[[T]]]
+  // CHECK-NEXT: %[[L:.+]] = gpu.launch_func async [%[[J]]]
+  vyre.wait %t
+  vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  // CHECK-NEXT: gpu.wait [%[[T]], %[[L]]]
+  return
+}
+
+// -----
+
+// Tests that a token made outside a loop and waited for inside it is made
+// complete before the loop: the host waits for its stream there, and the
+// loop body joins nothing from outside.
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @outer_token_in_loop
+func.func @outer_token_in_loop(%h: memref<16xf32> {llvm.noalias},
+                               %a: memref<16xf32> {llvm.noalias}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: %[[T:.+]] = gpu.memcpy async
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  // CHECK-NEXT: gpu.wait [%[[T]]]
+  // CHECK-NEXT: scf.for
+  // CHECK-NEXT: %[[L0:.+]] = gpu.wait async{{$}}
+  // CHECK-NEXT: %[[L1:.+]] = gpu.launch_func async [%[[L0]]]
+  // CHECK-NEXT: gpu.wait [%[[L1]]]
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.wait %t
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  return
+}
+
+// -----
+
+// Tests the sequential meaning of a function without async vyre ops: the
+// host waits for the kernel before a host op that reads the buffer it wrote,
+// but not before an op that touches no memory.
+gpu.module @k {
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @sequential_host_read
+func.func @sequential_host_read(%x: memref<16xf32>, %j: index) -> f32 {
+  %c1 = arith.constant 1 : index
+  // CHECK: %[[M:.+]] = gpu.launch_func async
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>)
+  // CHECK-NEXT: arith.addi
+  %i = arith.addi %j, %j : index
+  // CHECK-NEXT: gpu.wait [%[[M]]]
+  // CHECK-NEXT: memref.load
+  %v = memref.load %x[%i] : memref<16xf32>
+  // CHECK-NOT: gpu.wait
+  // CHECK: return
+  return %v : f32
+}
+
+// -----
+
+// Tests that a write through a pointer to a buffer is a host op that may
+// touch memory: the host waits for the kernel first.
+gpu.module @k {
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @sequential_pointer_store
+func.func @sequential_pointer_store(%x: memref<16xf32>, %v: f32) {
+  %c1 = arith.constant 1 : index
+  // CHECK: %[[M:.+]] = gpu.launch_func async
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>)
+  %address = memref.extract_aligned_pointer_as_index %x : memref<16xf32> -> index
+  %integer = arith.index_cast %address : index to i64
+  %pointer = llvm.inttoptr %integer : i64 to !llvm.ptr
+  // CHECK: gpu.wait [%[[M]]]
+  // CHECK-NEXT: llvm.store
+  llvm.store %v, %pointer : f32, !llvm.ptr
   return
 }
 

@@ -47,3 +47,13 @@ module {
   // expected-error @+1 {{'vyre.record' op was not lowered by --convert-vyre-to-gpu: vyre ops must be inside a function}}
   %t = vyre.record
 }
+
+// -----
+
+// Tests that a token the lowering did not make (here a function argument)
+// cannot be waited for: nothing says which stream it stands for.
+func.func @foreign_token(%t: !vyre.token) {
+  // expected-error @+1 {{'vyre.wait' op cannot be lowered: token #0 is not made by a vyre op of this function earlier in program order (a block argument or a region result)}}
+  vyre.wait %t
+  return
+}

@@ -1,0 +1,1021 @@
+//===- VerifyGPUStreams.cpp - Check async gpu IR as gpu-to-llvm runs it ---===//
+//
+// --vyre-verify-gpu-streams: a referee for lowered host code in the upstream
+// gpu dialect, whoever produced it. It runs each host function on a model of
+// what upstream gpu-to-llvm makes of its tokens (streams, events, blocking
+// waits), unfolded into traces (loops twice or not at all, every combination
+// of scf.if branches), builds happens-before over each trace and reports
+// races, unfinished work, misuse of allocations, and streams and events used
+// after they are destroyed, destroyed twice or leaked.
+//
+// It shares no code with vyre's own analyses: kernel argument accesses are
+// read off the gpu.func bodies here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vyre/Verification/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ShapedOpInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <set>
+#include <tuple>
+
+namespace mlir::vyre {
+#define GEN_PASS_DEF_VERIFYGPUSTREAMS
+#include "vyre/Verification/Passes.h.inc"
+} // namespace mlir::vyre
+
+using namespace mlir;
+
+namespace {
+
+/// The most traces (combinations of branches and loop trip counts) checked
+/// for one function.
+constexpr unsigned kMaxTraces = 64;
+
+/// How many times a loop body runs in a trace where it runs at all.
+constexpr unsigned kLoopIterations = 2;
+
+//===----------------------------------------------------------------------===//
+// Kernel summaries
+//===----------------------------------------------------------------------===//
+
+/// What a kernel does with one argument.
+struct ArgumentUse {
+  bool read = false;
+  bool write = false;
+};
+
+/// Reads, per kernel symbol, what each kernel does with its arguments, from
+/// the kernel body: a load reads, a store writes, an atomic does both, and a
+/// use it does not understand (a call, an escape) does both.
+class KernelSummaries {
+public:
+  /// The uses of each kernel operand of `launch`, or null when the kernel
+  /// cannot be read (no body, a signature that does not match).
+  const SmallVector<ArgumentUse> *lookup(gpu::LaunchFuncOp launch) {
+    Operation *callee =
+        SymbolTable::lookupNearestSymbolFrom(launch, launch.getKernel());
+    auto kernel = dyn_cast_or_null<gpu::GPUFuncOp>(callee);
+    if (!kernel || kernel.getBody().empty() ||
+        kernel.getNumArguments() != launch.getKernelOperands().size())
+      return nullptr;
+    auto [it, inserted] = summaries.try_emplace(kernel.getOperation());
+    if (inserted)
+      for (BlockArgument argument : kernel.getArguments())
+        it->second.push_back(summarize(argument));
+    return &it->second;
+  }
+
+private:
+  static ArgumentUse summarize(Value argument) {
+    ArgumentUse use;
+    SmallVector<Value> worklist = {argument};
+    while (!worklist.empty() && !(use.read && use.write)) {
+      Value value = worklist.pop_back_val();
+      for (OpOperand &operand : value.getUses()) {
+        Operation *user = operand.getOwner();
+        if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+            view && view.getViewSource() == value) {
+          worklist.push_back(view.getViewDest());
+          continue;
+        }
+        if (isa<ShapedDimOpInterface>(user))
+          continue;
+        bool known = false;
+        if (auto effects = dyn_cast<MemoryEffectOpInterface>(user)) {
+          SmallVector<MemoryEffects::EffectInstance> instances;
+          effects.getEffects(instances);
+          for (const MemoryEffects::EffectInstance &instance : instances) {
+            if (instance.getValue() != value)
+              continue;
+            known = true;
+            if (isa<MemoryEffects::Read>(instance.getEffect()))
+              use.read = true;
+            else if (isa<MemoryEffects::Write>(instance.getEffect()))
+              use.write = true;
+            else
+              use.read = use.write = true;
+          }
+        }
+        // A use without a declared effect on the value (a call, a cast to a
+        // pointer, a region op) may do anything with it.
+        if (!known)
+          use.read = use.write = true;
+      }
+    }
+    return use;
+  }
+
+  DenseMap<Operation *, SmallVector<ArgumentUse>> summaries;
+};
+
+//===----------------------------------------------------------------------===//
+// The trace
+//===----------------------------------------------------------------------===//
+
+/// A buffer: a root value (views resolved) and, for an allocation, which
+/// execution of it made the buffer. `everything` stands for any buffer.
+struct Buffer {
+  bool everything = false;
+  Value root;
+  unsigned instance = 0;
+};
+
+struct Access {
+  Buffer buffer;
+  bool write = false;
+};
+
+/// One executed step: a host op, device work on a stream, or a point where
+/// a stream starts (a join) or the host blocks (a blocking wait).
+struct Node {
+  Operation *op = nullptr;
+  bool onDevice = false;
+  SmallVector<Access, 2> accesses;
+  SmallVector<unsigned, 4> predecessors;
+  /// For a `gpu.alloc async`: the buffer it makes; for a `gpu.dealloc`: the
+  /// buffer it frees.
+  std::optional<Buffer> allocates, frees;
+};
+
+/// A CUDA stream as gpu-to-llvm makes it.
+struct Stream {
+  Operation *creator = nullptr;
+  /// The last device node enqueued on it.
+  std::optional<unsigned> tail;
+  Operation *destroyer = nullptr;
+};
+
+/// A CUDA event: recorded after `definer` for dependency `operand` of the
+/// join `join`, and destroyed by that join.
+struct CudaEvent {
+  Operation *join = nullptr;
+  unsigned operand = 0;
+  Operation *definer = nullptr;
+  std::optional<unsigned> recorded;
+  bool destroyed = false;
+};
+
+enum class RootKind { Argument, Fresh, Unknown };
+
+/// Whether `op` contains gpu work the trace must unfold: a gpu op or a token.
+static bool holdsGPUWork(Operation *op) {
+  auto isToken = [](Type type) { return isa<gpu::AsyncTokenType>(type); };
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (isa_and_nonnull<gpu::GPUDialect>(nested->getDialect()) ||
+        llvm::any_of(nested->getOperandTypes(), isToken) ||
+        llvm::any_of(nested->getResultTypes(), isToken))
+      return WalkResult::interrupt();
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        if (llvm::any_of(block.getArgumentTypes(), isToken))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// Whether `op` is one of the async gpu ops gpu-to-llvm lowers onto a
+/// stream.
+static bool isModelledDeviceOp(Operation *op) {
+  return isa<gpu::LaunchFuncOp, gpu::MemcpyOp, gpu::MemsetOp, gpu::AllocOp,
+             gpu::DeallocOp>(op);
+}
+
+/// Whether gpu-to-llvm lowers `token` to the result of a stream creation
+/// call: it follows one-dependency async ops back to a `gpu.wait async` or a
+/// dependency-free `gpu.launch_func async`. Anything else (a block argument,
+/// a loop or branch result) it takes for an event.
+static bool isTraceableStream(Value token) {
+  while (true) {
+    Operation *definer = token.getDefiningOp();
+    if (!definer)
+      return false;
+    if (isa<gpu::WaitOp>(definer))
+      return true;
+    if (!isModelledDeviceOp(definer))
+      return false;
+    auto async = cast<gpu::AsyncOpInterface>(definer);
+    ValueRange dependencies = async.getAsyncDependencies();
+    if (dependencies.empty())
+      return isa<gpu::LaunchFuncOp>(definer);
+    if (dependencies.size() != 1)
+      return false;
+    token = dependencies.front();
+  }
+}
+
+static Value resolveRoot(Value value) {
+  while (Operation *definer = value.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(definer);
+    if (!view || view.getViewDest() != value)
+      break;
+    value = view.getViewSource();
+  }
+  return value;
+}
+
+/// Whether `type` is plain data: a kernel operand of this type touches no
+/// buffer.
+static bool isPlainData(Type type) {
+  return isa<IntegerType, IndexType, FloatType, VectorType, ComplexType>(type);
+}
+
+static std::string describeOp(Operation *op) {
+  return "'" + op->getName().getStringRef().str() + "'";
+}
+
+/// Unfolds one host function into traces and checks each.
+class StreamChecker {
+public:
+  StreamChecker(FunctionOpInterface function, KernelSummaries &kernels)
+      : function(function), kernels(kernels) {}
+
+  /// Checks the function; failure when it reported anything.
+  LogicalResult run() {
+    Block &entry = function.getFunctionBody().front();
+    returnOp = entry.getTerminator();
+    for (BlockArgument argument : entry.getArguments())
+      if (isa<gpu::AsyncTokenType>(argument.getType()))
+        return function->emitOpError(
+            "takes a !gpu.async.token argument, whose stream "
+            "--vyre-verify-gpu-streams cannot follow");
+
+    // gpu-to-llvm records an event for each traceable join dependency right
+    // after the op that defined it.
+    function->walk([&](gpu::WaitOp wait) {
+      if (!wait.getAsyncToken())
+        return;
+      for (auto [index, dependency] :
+           llvm::enumerate(wait.getAsyncDependencies()))
+        if (isTraceableStream(dependency))
+          eventsAfter[dependency.getDefiningOp()].push_back(
+              {wait.getOperation(), static_cast<unsigned>(index)});
+    });
+
+    unsigned traces = 0;
+    do {
+      if (++traces > kMaxTraces)
+        return function->emitOpError("has more than ")
+               << kMaxTraces
+               << " combinations of scf.if branches and loop trip counts, "
+                  "more than --vyre-verify-gpu-streams checks";
+      resetTrace();
+      if (failed(runBlock(entry)) || failed(runReturn()))
+        return failure();
+      check();
+    } while (nextTrace());
+    return success(!reportedAny);
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Choices
+  //===--------------------------------------------------------------------===//
+
+  /// Picks one of `arity` alternatives for the next choice of this trace.
+  unsigned choose(unsigned arity) {
+    if (cursor == choices.size()) {
+      choices.push_back(0);
+      arities.push_back(arity);
+    }
+    return choices[cursor++];
+  }
+
+  /// Moves to the next combination of choices; false when all were tried.
+  bool nextTrace() {
+    while (!choices.empty()) {
+      if (choices.back() + 1 < arities.back()) {
+        ++choices.back();
+        return true;
+      }
+      choices.pop_back();
+      arities.pop_back();
+    }
+    return false;
+  }
+
+  void resetTrace() {
+    cursor = 0;
+    nodes.clear();
+    streams.clear();
+    events.clear();
+    currentEvent.clear();
+    tokenStream.clear();
+    bufferInstance.clear();
+    loopTrips.clear();
+    lastHost.reset();
+    nextInstance = 1;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Unfolding
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult runBlock(Block &block) {
+    for (Operation &op : block) {
+      if (op.hasTrait<OpTrait::IsTerminator>())
+        continue;
+      if (failed(runOp(&op)))
+        return failure();
+    }
+    return success();
+  }
+
+  /// The single block of `region`, or an error on its parent.
+  FailureOr<Block *> singleBlock(Region &region) {
+    if (region.empty())
+      return static_cast<Block *>(nullptr);
+    if (!region.hasOneBlock())
+      return region.getParentOp()->emitOpError(
+          "has a region of several blocks, which --vyre-verify-gpu-streams "
+          "cannot unfold");
+    return &region.front();
+  }
+
+  LogicalResult runOp(Operation *op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op); loop && holdsGPUWork(op))
+      return runFor(loop);
+    if (auto branch = dyn_cast<scf::IfOp>(op); branch && holdsGPUWork(op))
+      return runIf(branch);
+    if (auto region = dyn_cast<scf::ExecuteRegionOp>(op);
+        region && holdsGPUWork(op))
+      return runExecuteRegion(region);
+    if (auto wait = dyn_cast<gpu::WaitOp>(op))
+      return runWait(wait);
+    if (isModelledDeviceOp(op))
+      return runDeviceOp(op);
+    if (isa<gpu::AsyncOpInterface>(op))
+      return op->emitOpError(
+          "is an async gpu op that --vyre-verify-gpu-streams does not model "
+          "(it models gpu.wait, gpu.launch_func, gpu.memcpy, gpu.memset, "
+          "gpu.alloc and gpu.dealloc)");
+    if (holdsGPUWork(op)) {
+      if (op->getNumRegions() != 0)
+        return op->emitOpError(
+            "holds gpu work in a region --vyre-verify-gpu-streams cannot "
+            "unfold (only scf.for, scf.if and scf.execute_region)");
+      if (llvm::any_of(op->getOperandTypes(),
+                       llvm::IsaPred<gpu::AsyncTokenType>) ||
+          llvm::any_of(op->getResultTypes(),
+                       llvm::IsaPred<gpu::AsyncTokenType>))
+        return op->emitOpError(
+            "passes a !gpu.async.token, which --vyre-verify-gpu-streams "
+            "cannot follow");
+    }
+    runHostOp(op);
+    return success();
+  }
+
+  /// The stream a token stands for in this trace.
+  FailureOr<unsigned> streamOf(Operation *user, Value token) {
+    auto it = tokenStream.find(token);
+    if (it == tokenStream.end())
+      return user->emitOpError(
+          "uses a token --vyre-verify-gpu-streams cannot resolve");
+    return it->second;
+  }
+
+  LogicalResult runFor(scf::ForOp loop) {
+    FailureOr<Block *> body = singleBlock(loop.getRegion());
+    if (failed(body))
+      return failure();
+    // A known trip count runs as such (at most twice); an unknown one runs
+    // twice in one trace and not at all in another, the same for every
+    // execution of the loop in a trace.
+    unsigned trips = kLoopIterations;
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (lower && upper && step && *step > 0) {
+      int64_t span = 0;
+      if (*upper <= *lower)
+        trips = 0;
+      else if (!llvm::SubOverflow(*upper, *lower, span) && span <= *step)
+        trips = 1;
+    } else {
+      auto [it, inserted] = loopTrips.try_emplace(loop.getOperation(), 0);
+      if (inserted)
+        it->second = choose(2) == 0 ? kLoopIterations : 0;
+      trips = it->second;
+    }
+
+    // Tokens travel through iter_args as the streams they carry.
+    SmallVector<std::optional<unsigned>> carried;
+    for (Value init : loop.getInitArgs()) {
+      if (!isa<gpu::AsyncTokenType>(init.getType())) {
+        carried.push_back(std::nullopt);
+        continue;
+      }
+      FailureOr<unsigned> stream = streamOf(loop, init);
+      if (failed(stream))
+        return failure();
+      carried.push_back(*stream);
+    }
+    for (unsigned trip = 0; trip < trips; ++trip) {
+      for (auto [argument, stream] :
+           llvm::zip(loop.getRegionIterArgs(), carried))
+        if (stream)
+          tokenStream[argument] = *stream;
+      if (failed(runBlock(**body)))
+        return failure();
+      if (failed(carry((*body)->getTerminator(), carried)))
+        return failure();
+    }
+    for (auto [result, stream] : llvm::zip(loop.getResults(), carried))
+      if (stream)
+        tokenStream[result] = *stream;
+    return success();
+  }
+
+  /// Reads the streams of the tokens `terminator` yields into `carried`.
+  LogicalResult carry(Operation *terminator,
+                      SmallVectorImpl<std::optional<unsigned>> &carried) {
+    carried.clear();
+    for (Value yielded : terminator->getOperands()) {
+      if (!isa<gpu::AsyncTokenType>(yielded.getType())) {
+        carried.push_back(std::nullopt);
+        continue;
+      }
+      FailureOr<unsigned> stream = streamOf(terminator, yielded);
+      if (failed(stream))
+        return failure();
+      carried.push_back(*stream);
+    }
+    return success();
+  }
+
+  LogicalResult runIf(scf::IfOp branch) {
+    Region &taken =
+        choose(2) == 0 ? branch.getThenRegion() : branch.getElseRegion();
+    FailureOr<Block *> body = singleBlock(taken);
+    if (failed(body))
+      return failure();
+    if (!*body)
+      return success();
+    return runYieldingBlock(**body, branch->getResults());
+  }
+
+  LogicalResult runExecuteRegion(scf::ExecuteRegionOp region) {
+    FailureOr<Block *> body = singleBlock(region.getRegion());
+    if (failed(body))
+      return failure();
+    if (!*body)
+      return success();
+    return runYieldingBlock(**body, region->getResults());
+  }
+
+  LogicalResult runYieldingBlock(Block &body, ResultRange results) {
+    if (failed(runBlock(body)))
+      return failure();
+    SmallVector<std::optional<unsigned>> carried;
+    if (failed(carry(body.getTerminator(), carried)))
+      return failure();
+    for (auto [result, stream] : llvm::zip(results, carried))
+      if (stream)
+        tokenStream[result] = *stream;
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Streams and events
+  //===--------------------------------------------------------------------===//
+
+  unsigned createStream(Operation *creator) {
+    streams.push_back({creator, std::nullopt, nullptr});
+    return streams.size() - 1;
+  }
+
+  /// gpu-to-llvm's events recorded right after `definer`, on `stream`.
+  void recordEventsAfter(Operation *definer, unsigned stream) {
+    auto it = eventsAfter.find(definer);
+    if (it == eventsAfter.end())
+      return;
+    for (auto [join, operand] : it->second) {
+      // A previous event of this join operand that was never destroyed is
+      // lost here; the leak check at the return reports it.
+      events.push_back({join, operand, definer, streams[stream].tail, false});
+      currentEvent[{join, operand}] = events.size() - 1;
+    }
+  }
+
+  unsigned addNode(Node node) {
+    if (lastHost)
+      node.predecessors.push_back(*lastHost);
+    nodes.push_back(std::move(node));
+    return nodes.size() - 1;
+  }
+
+  /// Device work on `stream`: after the host ops before it and the stream's
+  /// earlier work.
+  unsigned addDeviceNode(Node node, unsigned stream) {
+    node.onDevice = true;
+    if (streams[stream].tail)
+      node.predecessors.push_back(*streams[stream].tail);
+    unsigned index = addNode(std::move(node));
+    streams[stream].tail = index;
+    return index;
+  }
+
+  unsigned addHostNode(Node node) {
+    unsigned index = addNode(std::move(node));
+    lastHost = index;
+    return index;
+  }
+
+  LogicalResult runWait(gpu::WaitOp wait) {
+    ValueRange dependencies = wait.getAsyncDependencies();
+    for (auto [index, dependency] : llvm::enumerate(dependencies))
+      if (!isTraceableStream(dependency))
+        return wait.emitOpError("dependency #")
+               << index
+               << " is not traceable to a stream made by gpu.wait async (it "
+                  "is a block argument, a loop-carried value or a region "
+                  "result): gpu-to-llvm would pass it as an event to "
+               << (wait.getAsyncToken() ? "mgpuStreamWaitEvent"
+                                        : "mgpuEventSynchronize")
+               << " and mgpuEventDestroy";
+
+    if (wait.getAsyncToken()) {
+      // A join (or a new stream): a new stream that waits on an event per
+      // dependency, each recorded after the dependency's defining op.
+      unsigned stream = createStream(wait);
+      if (!dependencies.empty()) {
+        Node node;
+        node.op = wait;
+        for (unsigned index = 0; index < dependencies.size(); ++index) {
+          auto it = currentEvent.find({wait.getOperation(), index});
+          Operation *definer = dependencies[index].getDefiningOp();
+          if (it == currentEvent.end())
+            return wait.emitOpError("dependency #")
+                   << index
+                   << ": --vyre-verify-gpu-streams found no event recorded "
+                      "for it";
+          CudaEvent &event = events[it->second];
+          if (event.destroyed) {
+            report(Kind::EventReused, wait, definer, index,
+                   "dependency #" + std::to_string(index) +
+                       ": waits on and destroys an event that an earlier "
+                       "execution of this join already destroyed (gpu-to-llvm "
+                       "records it once, after the op that defined the "
+                       "token, outside the region that repeats the join)",
+                   "the event is recorded after this op");
+            continue;
+          }
+          event.destroyed = true;
+          if (event.recorded)
+            node.predecessors.push_back(*event.recorded);
+        }
+        addDeviceNode(std::move(node), stream);
+      }
+      tokenStream[wait.getAsyncToken()] = stream;
+      recordEventsAfter(wait, stream);
+      return success();
+    }
+
+    // A blocking wait: synchronize and destroy the stream of each token.
+    if (dependencies.empty())
+      return success();
+    Node node;
+    node.op = wait;
+    for (auto [index, dependency] : llvm::enumerate(dependencies)) {
+      FailureOr<unsigned> stream = streamOf(wait, dependency);
+      if (failed(stream))
+        return failure();
+      Stream &state = streams[*stream];
+      if (state.destroyer) {
+        bool self = state.destroyer == wait.getOperation();
+        report(Kind::StreamDestroyedTwice, wait,
+               self ? nullptr : state.destroyer, index,
+               "token #" + std::to_string(index) +
+                   (self ? " names a stream an earlier token of this wait "
+                           "already names: the stream is destroyed twice"
+                         : " names a stream that is already destroyed: it is "
+                           "synchronized and destroyed again"),
+               "the stream is destroyed here");
+      }
+      // Model the synchronization all the same, so one mistake does not
+      // leave everything after it unfinished.
+      if (state.tail)
+        node.predecessors.push_back(*state.tail);
+      if (!state.destroyer)
+        state.destroyer = wait;
+    }
+    addHostNode(std::move(node));
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Device ops
+  //===--------------------------------------------------------------------===//
+
+  Buffer bufferOf(Value value) {
+    Buffer buffer;
+    buffer.root = resolveRoot(value);
+    buffer.instance = bufferInstance.lookup(buffer.root);
+    return buffer;
+  }
+
+  static Buffer everything() {
+    Buffer buffer;
+    buffer.everything = true;
+    return buffer;
+  }
+
+  /// What a launch touches: each operand as its kernel uses it.
+  void launchAccesses(gpu::LaunchFuncOp launch, Node &node) {
+    const SmallVector<ArgumentUse> *uses = kernels.lookup(launch);
+    for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
+      if (isPlainData(operand.getType()))
+        continue;
+      if (!isa<BaseMemRefType>(operand.getType())) {
+        // A pointer or anything else: it may point anywhere.
+        node.accesses.push_back({everything(), true});
+        continue;
+      }
+      ArgumentUse use = uses ? (*uses)[index] : ArgumentUse{true, true};
+      if (use.read)
+        node.accesses.push_back({bufferOf(operand), false});
+      if (use.write)
+        node.accesses.push_back({bufferOf(operand), true});
+    }
+  }
+
+  LogicalResult runDeviceOp(Operation *op) {
+    auto async = cast<gpu::AsyncOpInterface>(op);
+    ValueRange dependencies = async.getAsyncDependencies();
+    Value token = async.getAsyncToken();
+    auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+    if (launch && launch.getAsyncObject())
+      return op->emitOpError("launches on an explicit stream object, which "
+                             "--vyre-verify-gpu-streams does not model");
+    if (!token && launch && !dependencies.empty())
+      return op->emitOpError("is synchronous but has async dependencies, which "
+                             "--vyre-verify-gpu-streams does not model");
+    if (!token && !launch)
+      return op->emitOpError(
+          "is not async: gpu-to-llvm leaves it unconverted (it lowers "
+          "gpu.memcpy, gpu.memset, gpu.alloc and gpu.dealloc only in their "
+          "async form with one dependency)");
+    if (dependencies.size() > 1)
+      return op->emitOpError("has ")
+             << dependencies.size()
+             << " async dependencies: gpu-to-llvm lowers one at most "
+                "(gpu.launch_func fails to legalize, the others are left "
+                "unconverted); join them first with gpu.wait async";
+    if (dependencies.empty() && !launch)
+      return op->emitOpError(
+          "is async without a dependency: gpu-to-llvm leaves it unconverted; "
+          "give it the token of a stream");
+
+    Node node;
+    node.op = op;
+    TypeSwitch<Operation *>(op)
+        .Case([&](gpu::LaunchFuncOp launch) { launchAccesses(launch, node); })
+        .Case([&](gpu::MemcpyOp copy) {
+          node.accesses.push_back({bufferOf(copy.getSrc()), false});
+          node.accesses.push_back({bufferOf(copy.getDst()), true});
+        })
+        .Case([&](gpu::MemsetOp set) {
+          node.accesses.push_back({bufferOf(set.getDst()), true});
+        })
+        .Case([&](gpu::AllocOp alloc) {
+          bufferInstance[alloc.getMemref()] = nextInstance++;
+          node.allocates = bufferOf(alloc.getMemref());
+        })
+        .Case([&](gpu::DeallocOp dealloc) {
+          Buffer freed = bufferOf(dealloc.getMemref());
+          node.frees = freed;
+          node.accesses.push_back({freed, true});
+        });
+
+    if (!token) {
+      // A synchronous launch: on a stream of its own, which the host
+      // synchronizes and destroys right after.
+      unsigned stream = createStream(op);
+      streams[stream].destroyer = op;
+      unsigned index = addDeviceNode(std::move(node), stream);
+      Node done;
+      done.op = op;
+      done.predecessors.push_back(index);
+      addHostNode(std::move(done));
+      return success();
+    }
+
+    unsigned stream;
+    if (dependencies.empty()) {
+      stream = createStream(op);
+    } else {
+      FailureOr<unsigned> found = streamOf(op, dependencies.front());
+      if (failed(found))
+        return failure();
+      stream = *found;
+      if (Operation *destroyer = streams[stream].destroyer)
+        report(Kind::StreamReused, op, destroyer, 0,
+               "enqueues work on a stream that is already destroyed",
+               "the stream is destroyed here, before the work is enqueued");
+    }
+    addDeviceNode(std::move(node), stream);
+    tokenStream[token] = stream;
+    recordEventsAfter(op, stream);
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Host ops
+  //===--------------------------------------------------------------------===//
+
+  /// A host op touches what its memory effects say: an effect on something
+  /// other than a memref, an op without declared effects, or a call, touch
+  /// everything.
+  void runHostOp(Operation *op) {
+    Node node;
+    node.op = op;
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects;
+    if (!isa<CallOpInterface>(op))
+      effects = getEffectsRecursively(op);
+    if (!effects) {
+      node.accesses.push_back({everything(), true});
+    } else {
+      for (const MemoryEffects::EffectInstance &instance : *effects) {
+        Value value = instance.getValue();
+        if (isa<MemoryEffects::Allocate>(instance.getEffect())) {
+          if (value && value.getDefiningOp() == op)
+            bufferInstance[value] = nextInstance++;
+          continue;
+        }
+        bool write = !isa<MemoryEffects::Read>(instance.getEffect());
+        if (!value) {
+          if (!isa<SideEffects::AutomaticAllocationScopeResource>(
+                  instance.getResource()))
+            node.accesses.push_back({everything(), write});
+          continue;
+        }
+        if (isa<BaseMemRefType>(value.getType()))
+          node.accesses.push_back({bufferOf(value), write});
+        else
+          node.accesses.push_back({everything(), write});
+      }
+    }
+    if (!node.accesses.empty())
+      addHostNode(std::move(node));
+  }
+
+  LogicalResult runReturn() {
+    if (llvm::any_of(returnOp->getOperandTypes(),
+                     llvm::IsaPred<gpu::AsyncTokenType>))
+      return returnOp->emitOpError(
+          "returns a !gpu.async.token, whose stream "
+          "--vyre-verify-gpu-streams cannot follow past the function");
+    Node node;
+    node.op = returnOp;
+    returnNode = addHostNode(std::move(node));
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Checking
+  //===--------------------------------------------------------------------===//
+
+  RootKind kindOf(Value root) {
+    if (auto argument = dyn_cast<BlockArgument>(root))
+      return argument.getOwner() == &function.getFunctionBody().front()
+                 ? RootKind::Argument
+                 : RootKind::Unknown;
+    if (isa<gpu::AllocOp>(root.getDefiningOp()))
+      return RootKind::Fresh;
+    auto effects = root.getDefiningOp<MemoryEffectOpInterface>();
+    if (effects && effects.getEffectOnValue<MemoryEffects::Allocate>(root))
+      return RootKind::Fresh;
+    return RootKind::Unknown;
+  }
+
+  bool isNoAlias(Value argument) {
+    auto blockArgument = cast<BlockArgument>(argument);
+    return static_cast<bool>(
+        function.getArgAttr(blockArgument.getArgNumber(), "llvm.noalias"));
+  }
+
+  bool mayAlias(const Buffer &lhs, const Buffer &rhs) {
+    if (lhs.everything || rhs.everything)
+      return true;
+    if (lhs.root == rhs.root)
+      return lhs.instance == rhs.instance;
+    RootKind lhsKind = kindOf(lhs.root), rhsKind = kindOf(rhs.root);
+    if (lhsKind == RootKind::Unknown || rhsKind == RootKind::Unknown)
+      return true;
+    if (lhsKind == RootKind::Fresh || rhsKind == RootKind::Fresh)
+      return false;
+    return !isNoAlias(lhs.root) && !isNoAlias(rhs.root);
+  }
+
+  std::string describeBuffer(const Buffer &lhs, const Buffer &rhs) {
+    const Buffer &named = lhs.everything ? rhs : lhs;
+    if (named.everything)
+      return "any buffer";
+    if (auto argument = dyn_cast<BlockArgument>(named.root)) {
+      if (kindOf(named.root) == RootKind::Argument)
+        return "argument #" + std::to_string(argument.getArgNumber());
+      return "a buffer";
+    }
+    return "the buffer of " + describeOp(named.root.getDefiningOp());
+  }
+
+  enum class Kind {
+    Race,
+    UseBeforeAlloc,
+    UseAfterFree,
+    Unfinished,
+    StreamLeak,
+    EventLeak,
+    EventReused,
+    StreamReused,
+    StreamDestroyedTwice,
+  };
+
+  /// Reports once per kind and pair of ops, whichever trace finds it.
+  void report(Kind kind, Operation *at, Operation *noteAt, unsigned detail,
+              const Twine &message, const Twine &note) {
+    reportedAny = true;
+    if (!reported.insert({static_cast<unsigned>(kind), at, noteAt, detail})
+             .second)
+      return;
+    InFlightDiagnostic diagnostic = at->emitError(message);
+    if (noteAt)
+      diagnostic.attachNote(noteAt->getLoc()) << note;
+  }
+
+  void check() {
+    unsigned count = nodes.size();
+    // Nodes are in issue order and every edge points back: one sweep
+    // computes everything before each node.
+    std::vector<llvm::BitVector> before(count, llvm::BitVector(count));
+    for (unsigned index = 0; index < count; ++index)
+      for (unsigned predecessor : nodes[index].predecessors) {
+        before[index] |= before[predecessor];
+        before[index].set(predecessor);
+      }
+
+    // Buffers from gpu.alloc async, and where they were made.
+    SmallVector<std::pair<Buffer, unsigned>> allocations;
+    for (unsigned index = 0; index < count; ++index)
+      if (nodes[index].allocates)
+        allocations.push_back({*nodes[index].allocates, index});
+
+    for (unsigned later = 0; later < count; ++later) {
+      const Node &second = nodes[later];
+      for (const Access &access : second.accesses) {
+        if (access.buffer.everything)
+          continue;
+        for (auto [buffer, allocation] : allocations)
+          if (buffer.root == access.buffer.root &&
+              buffer.instance == access.buffer.instance &&
+              !before[later].test(allocation))
+            report(Kind::UseBeforeAlloc, second.op, nodes[allocation].op, 0,
+                   "uses a buffer from 'gpu.alloc async' but is not ordered "
+                   "after the alloc",
+                   "the alloc");
+      }
+      for (unsigned earlier = 0; earlier < later; ++earlier) {
+        const Node &first = nodes[earlier];
+        bool ordered = before[later].test(earlier);
+        if (ordered && first.frees) {
+          for (const Access &access : second.accesses)
+            if (!access.buffer.everything &&
+                access.buffer.root == first.frees->root &&
+                access.buffer.instance == first.frees->instance)
+              report(Kind::UseAfterFree, second.op, first.op, 0,
+                     "uses a buffer after its 'gpu.dealloc'", "the dealloc");
+        }
+        if (ordered)
+          continue;
+        for (const Access &lhs : first.accesses)
+          for (const Access &rhs : second.accesses) {
+            if (!(lhs.write || rhs.write) || !mayAlias(lhs.buffer, rhs.buffer))
+              continue;
+            std::string where = describeBuffer(lhs.buffer, rhs.buffer);
+            if (first.op == second.op)
+              report(Kind::Race, second.op, nullptr, 0,
+                     "race on " + where + ": two executions of " +
+                         describeOp(second.op) + " are not ordered",
+                     "");
+            else
+              report(Kind::Race, second.op, first.op, 0,
+                     "race on " + where + ": " + describeOp(second.op) +
+                         " and the earlier " + describeOp(first.op) +
+                         " are not ordered",
+                     "the earlier op");
+          }
+      }
+    }
+
+    // Work not done by the return.
+    for (unsigned index = 0; index < count; ++index)
+      if (nodes[index].onDevice && !isa<gpu::WaitOp>(nodes[index].op) &&
+          !before[returnNode].test(index))
+        report(Kind::Unfinished, nodes[index].op, returnOp, 0,
+               "may still be running at the return: no blocking gpu.wait "
+               "synchronizes its stream after it",
+               "the return");
+
+    for (const Stream &stream : streams)
+      if (!stream.destroyer)
+        report(Kind::StreamLeak, stream.creator, returnOp, 0,
+               "creates a stream that is still alive at the return: no "
+               "blocking gpu.wait destroys it (a join does not destroy the "
+               "streams it waits on)",
+               "the stream is still alive at this return");
+
+    for (const CudaEvent &event : events)
+      if (!event.destroyed)
+        report(Kind::EventLeak, event.join, event.definer, event.operand,
+               "dependency #" + std::to_string(event.operand) +
+                   ": gpu-to-llvm creates an event after the op that defines "
+                   "it, and this join does not run to destroy it",
+               "the event is created after this op");
+  }
+
+  FunctionOpInterface function;
+  KernelSummaries &kernels;
+  Operation *returnOp = nullptr;
+
+  /// For each op that defines a traceable join dependency: the joins and
+  /// operand numbers whose events gpu-to-llvm records right after it.
+  llvm::MapVector<Operation *, SmallVector<std::pair<Operation *, unsigned>>>
+      eventsAfter;
+
+  /// The choices of the current trace.
+  SmallVector<unsigned> choices, arities;
+  unsigned cursor = 0;
+
+  /// The current trace.
+  std::vector<Node> nodes;
+  SmallVector<Stream> streams;
+  SmallVector<CudaEvent> events;
+  DenseMap<std::pair<Operation *, unsigned>, unsigned> currentEvent;
+  DenseMap<Value, unsigned> tokenStream;
+  DenseMap<Value, unsigned> bufferInstance;
+  DenseMap<Operation *, unsigned> loopTrips;
+  std::optional<unsigned> lastHost;
+  unsigned returnNode = 0;
+  unsigned nextInstance = 1;
+
+  /// What was reported, once each across traces.
+  std::set<std::tuple<unsigned, Operation *, Operation *, unsigned>> reported;
+  bool reportedAny = false;
+};
+
+struct VerifyGPUStreamsPass
+    : public vyre::impl::VerifyGPUStreamsBase<VerifyGPUStreamsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    // Host functions, in order; kernels live in gpu.module ops.
+    SmallVector<FunctionOpInterface> functions;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp>(op))
+        return WalkResult::skip();
+      if (auto function = dyn_cast<FunctionOpInterface>(op))
+        if (!function.isExternal())
+          functions.push_back(function);
+      return WalkResult::advance();
+    });
+
+    KernelSummaries kernels;
+    bool clean = true;
+    for (FunctionOpInterface function : functions) {
+      if (!holdsGPUWork(function))
+        continue;
+      Region &body = function.getFunctionBody();
+      if (!body.hasOneBlock()) {
+        function->emitOpError(
+            "holds gpu work in a body of several blocks, which "
+            "--vyre-verify-gpu-streams cannot unfold");
+        clean = false;
+        continue;
+      }
+      StreamChecker checker(function, kernels);
+      if (failed(checker.run()))
+        clean = false;
+    }
+    if (!clean)
+      signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace

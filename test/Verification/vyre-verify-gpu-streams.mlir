@@ -1,0 +1,475 @@
+// RUN: vyre-opt %s --split-input-file --verify-diagnostics --vyre-verify-gpu-streams
+
+// Tests that a join of a token defined before a loop waits only for the work
+// before the loop (gpu-to-llvm records its event right after the token's
+// defining op), so a copy on the joined stream races with the kernel the loop
+// launched on that stream; a blocking wait after the loop (next function)
+// orders them.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @read(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @stale_token(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %s = gpu.wait async
+    %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      // expected-note @+1 {{the earlier op}}
+      %k = gpu.launch_func async [%t] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    }
+    %j = gpu.wait async [%t, %t]
+    // expected-error @+1 {{race on argument #1: 'gpu.memcpy' and the earlier 'gpu.launch_func' are not ordered}}
+    %c = gpu.memcpy async [%j] %h, %d : memref<16xf32>, memref<16xf32>
+    gpu.wait [%c]
+    gpu.wait [%t]
+    return
+  }
+  func.func @synced_token(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %s = gpu.wait async
+    %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      %k = gpu.launch_func async [%t] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    }
+    gpu.wait [%t]
+    %s2 = gpu.wait async
+    %c = gpu.memcpy async [%s2] %h, %d : memref<16xf32>, memref<16xf32>
+    gpu.wait [%c]
+    return
+  }
+}
+
+// -----
+
+// Tests that a loop-carried token used only as the single dependency of the
+// next op keeps the work on one stream, and that a blocking wait on the
+// stream's first token (a loop result cannot be waited on) covers it all.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @read(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @carried_token(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%it = %t) -> (!gpu.async.token) {
+      %k = gpu.launch_func async [%it] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+      scf.yield %k : !gpu.async.token
+    }
+    %c = gpu.memcpy async [%r] %h, %d : memref<16xf32>, memref<16xf32>
+    gpu.wait [%s]
+    %v = memref.load %h[%c0] : memref<16xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that a token defined before a loop and joined inside it has one event,
+// recorded once and destroyed on every iteration: from the second iteration
+// on the join uses a destroyed event; with an unknown trip count the loop may
+// not run, and the event leaks. A join inside the loop of a token defined in
+// the same block (next function) is fine.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @read(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @join_in_loop(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %s = gpu.wait async
+    // expected-note @+1 {{the event is recorded after this op}}
+    %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      // expected-error @+1 {{dependency #0: waits on and destroys an event that an earlier execution of this join already destroyed}}
+      %j = gpu.wait async [%t]
+      %k = gpu.launch_func async [%j] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+      gpu.wait [%k]
+    }
+    gpu.wait [%t]
+    return
+  }
+  func.func @join_in_loop_maybe_empty(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    // expected-note @+2 {{the event is recorded after this op}}
+    // expected-note @+1 {{the event is created after this op}}
+    %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-error @+2 {{dependency #0: waits on and destroys an event that an earlier execution of this join already destroyed}}
+      // expected-error @+1 {{dependency #0: gpu-to-llvm creates an event after the op that defines it, and this join does not run to destroy it}}
+      %j = gpu.wait async [%t]
+      %k = gpu.launch_func async [%j] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+      gpu.wait [%k]
+    }
+    gpu.wait [%t]
+    return
+  }
+  func.func @join_beside_def(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}, %e: memref<16xf32> {llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      %s = gpu.wait async
+      %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+      %s2 = gpu.wait async
+      %c0f = arith.constant 0.0 : f32
+      %u = gpu.memset async [%s2] %e, %c0f : memref<16xf32>, f32
+      %j = gpu.wait async [%t, %u]
+      %k = gpu.launch_func async [%j] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+      gpu.wait [%t, %u, %k]
+    }
+    return
+  }
+}
+
+// -----
+
+// Tests that a join whose only run is in a branch that is not taken leaks the
+// event gpu-to-llvm created after the token's defining op.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @read(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @join_in_branch(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}, %b: i1) {
+    %s = gpu.wait async
+    // expected-note @+1 {{the event is created after this op}}
+    %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+    scf.if %b {
+      // expected-error @+1 {{dependency #0: gpu-to-llvm creates an event after the op that defines it, and this join does not run to destroy it}}
+      %j = gpu.wait async [%t]
+      gpu.wait [%j]
+    }
+    gpu.wait [%t]
+    return
+  }
+  func.func @def_in_branch(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}, %b: i1) {
+    scf.if %b {
+      %s = gpu.wait async
+      %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+      %j = gpu.wait async [%t]
+      gpu.wait [%t, %j]
+    } else {
+      %s = gpu.wait async
+      %t = gpu.memcpy async [%s] %h, %d : memref<16xf32>, memref<16xf32>
+      gpu.wait [%t]
+    }
+    return
+  }
+}
+
+// -----
+
+// Tests that a blocking wait naming two tokens of one stream destroys that
+// stream twice, that work enqueued on a destroyed stream is reported, and
+// that waiting on the stream's last token alone is fine.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @read(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @same_stream_twice(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %a = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+    %b = gpu.launch_func async [%a] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    // expected-error @+1 {{token #1 names a stream an earlier token of this wait already names: the stream is destroyed twice}}
+    gpu.wait [%a, %b]
+    return
+  }
+  func.func @after_destroy(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %a = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+    // expected-note @+2 {{the stream is destroyed here, before the work is enqueued}}
+    // expected-note @+1 {{the stream is destroyed here}}
+    gpu.wait [%a]
+    // expected-error @+1 {{enqueues work on a stream that is already destroyed}}
+    %b = gpu.launch_func async [%a] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    // expected-error @+1 {{token #0 names a stream that is already destroyed: it is synchronized and destroyed again}}
+    gpu.wait [%b]
+    return
+  }
+  func.func @last_token(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %a = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+    %b = gpu.launch_func async [%a] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    gpu.wait [%b]
+    return
+  }
+}
+
+// -----
+
+// Tests that a buffer from gpu.alloc async is used only by ops ordered after
+// the alloc, not by a copy on another stream, and never after its dealloc.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @read(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @alloc_other_stream(%h: memref<16xf32>) {
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    // expected-note @+1 {{the alloc}}
+    %m, %a = gpu.alloc async [%s1] () : memref<16xf32>
+    // expected-error @+1 {{uses a buffer from 'gpu.alloc async' but is not ordered after the alloc}}
+    %c = gpu.memcpy async [%s2] %m, %h : memref<16xf32>, memref<16xf32>
+    %j = gpu.wait async [%a, %c]
+    %f = gpu.dealloc async [%j] %m : memref<16xf32>
+    gpu.wait [%a, %c, %f]
+    return
+  }
+  func.func @use_after_dealloc(%h: memref<16xf32>) {
+    %s = gpu.wait async
+    %m, %a = gpu.alloc async [%s] () : memref<16xf32>
+    // expected-note @+1 {{the dealloc}}
+    %f = gpu.dealloc async [%a] %m : memref<16xf32>
+    // expected-error @+1 {{uses a buffer after its 'gpu.dealloc'}}
+    %c = gpu.memcpy async [%f] %m, %h : memref<16xf32>, memref<16xf32>
+    gpu.wait [%c]
+    return
+  }
+  func.func @alloc_same_stream(%h: memref<16xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      %s = gpu.wait async
+      %m, %a = gpu.alloc async [%s] () : memref<16xf32>
+      %c = gpu.memcpy async [%a] %m, %h : memref<16xf32>, memref<16xf32>
+      %k = gpu.launch_func async [%c] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32>)
+      %f = gpu.dealloc async [%k] %m : memref<16xf32>
+      gpu.wait [%f]
+    }
+    return
+  }
+}
+
+// -----
+
+// Tests that a launch whose stream nothing waits on may still run at the
+// return, and leaks its stream; a dependency-free launch makes a stream of
+// its own (gpu-to-llvm creates one), which a blocking wait destroys.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @read(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @never_waited(%d: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{creates a stream that is still alive at the return}}
+    %s = gpu.wait async
+    // expected-error @+1 {{may still be running at the return: no blocking gpu.wait synchronizes its stream after it}}
+    %t = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    // expected-note @+2 {{the return}}
+    // expected-note @+1 {{the stream is still alive at this return}}
+    return
+  }
+  func.func @waited(%d: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %t = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    gpu.wait [%t]
+    return
+  }
+  func.func @own_stream(%d: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %t = gpu.launch_func async @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    gpu.wait [%t]
+    gpu.launch_func @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that the host must not load from a buffer a kernel writes before a
+// blocking wait on the kernel's stream, that it may load one a kernel only
+// reads, and that arguments without llvm.noalias may be one buffer.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+    gpu.func @read(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @load_without_wait(%d: memref<16xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    // expected-note @+1 {{the earlier op}}
+    %t = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    // expected-error @+1 {{race on argument #0: 'memref.load' and the earlier 'gpu.launch_func' are not ordered}}
+    %v = memref.load %d[%c0] : memref<16xf32>
+    gpu.wait [%t]
+    return %v : f32
+  }
+  func.func @load_after_wait(%d: memref<16xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %t = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    gpu.wait [%t]
+    %v = memref.load %d[%c0] : memref<16xf32>
+    return %v : f32
+  }
+  func.func @load_beside_reader(%d: memref<16xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %t = gpu.launch_func async [%s] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    %v = memref.load %d[%c0] : memref<16xf32>
+    gpu.wait [%t]
+    return %v : f32
+  }
+  func.func @store_to_alias(%d: memref<16xf32>, %e: memref<16xf32>, %x: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    // expected-note @+1 {{the earlier op}}
+    %t = gpu.launch_func async [%s] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    // expected-error @+1 {{race on argument #0: 'memref.store' and the earlier 'gpu.launch_func' are not ordered}}
+    memref.store %x, %e[%c0] : memref<16xf32>
+    gpu.wait [%t]
+    return
+  }
+  func.func @store_to_noalias(%d: memref<16xf32> {llvm.noalias}, %e: memref<16xf32>, %x: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %t = gpu.launch_func async [%s] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    memref.store %x, %e[%c0] : memref<16xf32>
+    gpu.wait [%t]
+    return
+  }
+}
+
+// -----
+
+// Tests that work on two streams that write one buffer races unless a join
+// orders them, and that a subview in the kernel and a view on the host both
+// resolve to the buffer they view.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write_view(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      %v = memref.subview %x[0] [8] [1] : memref<16xf32> to memref<8xf32, strided<[1]>>
+      memref.store %z, %v[%i] : memref<8xf32, strided<[1]>>
+      gpu.return
+    }
+    gpu.func @atomic(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 1.0 : f32
+      %r = memref.atomic_rmw addf %z, %x[%i] : (f32, memref<16xf32>) -> f32
+      gpu.return
+    }
+  }
+  func.func @two_streams(%d: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    // expected-note @+1 {{the earlier op}}
+    %a = gpu.launch_func async [%s1] @k::@write_view blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    // expected-error @+1 {{race on argument #0: 'gpu.launch_func' and the earlier 'gpu.launch_func' are not ordered}}
+    %b = gpu.launch_func async [%s2] @k::@atomic blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    gpu.wait [%a, %b]
+    return
+  }
+  func.func @joined_streams(%d: memref<16xf32>, %h: memref<4xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    %a = gpu.launch_func async [%s1] @k::@write_view blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    %c = gpu.memcpy async [%s2] %h, %h : memref<4xf32>, memref<4xf32>
+    %j = gpu.wait async [%a, %c]
+    %b = gpu.launch_func async [%j] @k::@atomic blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    gpu.wait [%a, %c, %b]
+    %v = memref.subview %d[4] [4] [1] : memref<16xf32> to memref<4xf32, strided<[1], offset: 4>>
+    %w = memref.cast %h : memref<4xf32> to memref<?xf32>
+    %x = memref.load %v[%c1] : memref<4xf32, strided<[1], offset: 4>>
+    memref.store %x, %w[%c1] : memref<?xf32>
+    return
+  }
+}
