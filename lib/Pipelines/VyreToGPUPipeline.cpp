@@ -4,6 +4,7 @@
 
 #include "vyre/Conversion/Passes.h"
 #include "vyre/Transforms/Passes.h"
+#include "vyre/Verification/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -19,11 +20,16 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
   overlap.hoist = options.hoist;
   overlap.sideStreams = options.sideStreams;
   pm.addNestedPass<func::FuncOp>(createOverlapCopies(overlap));
+  if (options.verify)
+    pm.addNestedPass<func::FuncOp>(createVerifySchedule());
   // Streams and tokens become gpu async token chains.
   pm.addPass(createConvertVyreToGPU());
   // Tidy up; the lowering's output is stable under both.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // What upstream will run: race-free, every stream and event freed.
+  if (options.verify)
+    pm.addPass(createVerifyGPUStreams());
 }
 
 void vyre::registerVyreToGPUPipeline() {

@@ -42,9 +42,6 @@ using namespace mlir;
 
 namespace {
 
-/// The most traces (combinations of branches and loop trip counts) checked
-/// for one function.
-constexpr unsigned kMaxTraces = 64;
 
 /// How many times a loop body runs in a trace where it runs at all.
 constexpr unsigned kLoopIterations = 2;
@@ -242,8 +239,9 @@ static std::string describeOp(Operation *op) {
 /// Unfolds one host function into traces and checks each.
 class StreamChecker {
 public:
-  StreamChecker(FunctionOpInterface function, KernelSummaries &kernels)
-      : function(function), kernels(kernels) {}
+  StreamChecker(FunctionOpInterface function, KernelSummaries &kernels,
+                unsigned maxTraces)
+      : function(function), kernels(kernels), maxTraces(maxTraces) {}
 
   /// Checks the function; failure when it reported anything.
   LogicalResult run() {
@@ -269,9 +267,9 @@ public:
 
     unsigned traces = 0;
     do {
-      if (++traces > kMaxTraces)
+      if (++traces > maxTraces)
         return function->emitOpError("has more than ")
-               << kMaxTraces
+               << maxTraces
                << " combinations of scf.if branches and loop trip counts, "
                   "more than --vyre-verify-gpu-streams checks";
       resetTrace();
@@ -977,6 +975,9 @@ private:
   /// What was reported, once each across traces.
   std::set<std::tuple<unsigned, Operation *, Operation *, unsigned>> reported;
   bool reportedAny = false;
+  /// The most traces (combinations of branches and loop trip counts) checked
+  /// per function.
+  unsigned maxTraces;
 };
 
 struct VerifyGPUStreamsPass
@@ -1008,7 +1009,7 @@ struct VerifyGPUStreamsPass
         clean = false;
         continue;
       }
-      StreamChecker checker(function, kernels);
+      StreamChecker checker(function, kernels, maxTraces);
       if (failed(checker.run()))
         clean = false;
     }

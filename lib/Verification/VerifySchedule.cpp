@@ -83,7 +83,8 @@ struct Event {
 class ScheduleChecker {
 public:
   ScheduleChecker(func::FuncOp function, SlotAccessAnalysis &slots)
-      : function(function), slots(slots) {}
+      : function(function), slots(slots),
+        sequential(!isInStreamForm(function)) {}
 
   LogicalResult run() {
     unsigned numIfs = 0;
@@ -306,6 +307,11 @@ private:
 
   void addEvent(Event event, Operation *op) {
     unsigned index = events.size();
+    // A function that is not in stream form has sequential semantics: the
+    // host continues once device work is done (no later host op can tell
+    // otherwise).
+    if (sequential && event.where != Where::Host)
+      event.blocksHost = true;
     // Host program order, and enqueue order: everything waits for the host
     // to get there.
     if (lastHostPoint)
@@ -451,6 +457,8 @@ private:
 
   func::FuncOp function;
   SlotAccessAnalysis &slots;
+  /// Whether the function has sequential semantics (no async vyre op).
+  bool sequential;
   std::vector<Event> events;
   DenseMap<Value, unsigned> tokenEvent;
   DenseMap<unsigned, unsigned> slotInstance;

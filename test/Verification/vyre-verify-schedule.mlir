@@ -363,3 +363,40 @@ func.func @store_through_pointer_after_sync(%h: memref<16xf32> {llvm.noalias}, %
   vyre.dealloc %a : memref<16xf32>
   return
 }
+
+// -----
+
+// Tests that a function without async vyre ops has sequential semantics: the
+// host load after the kernel that writes the buffer is ordered after it. In
+// stream form (next function, which holds a copy_h2d_async) the schedule must
+// say so with a sync, and without one it is a race.
+gpu.module @k {
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+func.func @sequential_host_load(%x: memref<16xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>)
+  %v = memref.load %x[%c0] : memref<16xf32>
+  return %v : f32
+}
+
+func.func @stream_form_host_load(%x: memref<16xf32> {llvm.noalias},
+                                 %h: memref<16xf32> {llvm.noalias}) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>)
+  // expected-error @+1 {{race on slot 0: 'memref.load' and the earlier 'vyre.dispatch' are not ordered}}
+  %v = memref.load %x[%c0] : memref<16xf32>
+  vyre.wait %t
+  vyre.dealloc %a : memref<16xf32>
+  return %v : f32
+}

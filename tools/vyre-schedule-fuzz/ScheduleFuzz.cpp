@@ -1,38 +1,56 @@
-//===- ScheduleFuzz.cpp - Random programs through the referee ---*- C++ -*-===//
+//===- ScheduleFuzz.cpp - Random programs through both referees -*- C++ -*-===//
 //
 // A property test: generates seeded random vyre programs (H2D and D2H copies,
 // dispatches of kernels with varied read/write sets, shared host buffers,
-// buffer reuse, aliasing views and arguments, host writes, opaque calls,
-// scf.for and scf.if), runs --overlap-copies, checks the result with
-// --vyre-verify-schedule, and lowers
-// it with --convert-vyre-to-gpu. Any race, verifier error, or pass failure
-// other than a lowering refusal fails the run and prints the seed and the
-// program that reproduce it.
+// buffer reuse, aliasing views and arguments, dead copies, host loads and
+// stores, stores through pointers, opaque calls, nested scf.for and scf.if,
+// programs without copies) and checks each at every level it is run at:
 //
-// Usage: vyre-schedule-fuzz [--count N] [--seed S] [--print SEED]
+//  1. the serial build: --convert-vyre-to-gpu, canonicalize and cse on the
+//     input, then --vyre-verify-gpu-streams (the input's sequential meaning
+//     survives the lowering alone);
+//  2. the overlapped build: the passes of --vyre-to-gpu-pipeline with
+//     verify=true: --overlap-copies, --vyre-verify-schedule, the lowering,
+//     canonicalize, cse, and --vyre-verify-gpu-streams;
+//  3. with --llvm-every N, every Nth program's two builds also go through
+//     upstream's --gpu-lower-to-nvvm-pipeline (PTX, no ptxas), and the LLVM
+//     dialect's stream and event creates and destroys must pair on every path.
+//
+// The gpu-level referee checks up to 4096 combinations of branches and loop
+// trip counts per function; a program with more is counted as skipped. A
+// lowering refusal (a strided copy, a kernel without a body) ends a
+// program's checks; any other diagnostic fails the run and prints the seed,
+// a command that reproduces it, and the program.
+//
+// Usage: vyre-schedule-fuzz [--count N] [--seed S] [--llvm-every N]
+//                           [--print SEED]
 //
 //===----------------------------------------------------------------------===//
 
 #include "ProgramGenerator.h"
+#include "TestStreamBalance.h"
 
 #include "vyre/Conversion/Passes.h"
-#include "vyre/Dialect/Vyre/IR/VyreOps.h"
 #include "vyre/InitVyre.h"
 #include "vyre/Transforms/Passes.h"
 #include "vyre/Verification/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <cstdlib>
-#include <random>
 #include <string>
 
 using namespace mlir;
@@ -40,52 +58,121 @@ using mlir::vyre::test::ProgramGenerator;
 
 namespace {
 
-/// What went wrong with one program, or empty.
-std::string runOne(MLIRContext &context, const std::string &program,
-                   unsigned sideStreams) {
-  std::string errors;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
-    if (diagnostic.getSeverity() == DiagnosticSeverity::Error) {
-      llvm::raw_string_ostream os(errors);
-      os << diagnostic.getLocation() << ": " << diagnostic.str() << "\n";
-    }
-    return success();
-  });
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(program, &context, "program.mlir");
-  if (!module)
-    return "the generated program does not parse or verify:\n" + errors;
+/// The most traces the gpu-level referee checks per function.
+constexpr unsigned kMaxTraces = 4096;
 
-  // The input has sequential semantics; only the pass's output has streams
-  // to check. A function without copies is left as it is.
-  bool hasCopies = false;
-  module->walk([&](vyre::CopyH2DOp) { hasCopies = true; });
-  if (!hasCopies)
-    return "";
+/// What happened to one program: empty if it passed; `skipped` if it has
+/// more traces than the referee checks.
+struct Outcome {
+  std::string failure;
+  bool skipped = false;
+  /// How many builds were lowered all the way (not refused, not skipped).
+  unsigned lowered = 0;
+};
 
+/// The gpu-level referee, checking up to kMaxTraces traces.
+std::unique_ptr<Pass> createGPUReferee() {
+  vyre::VerifyGPUStreamsOptions options;
+  options.maxTraces = kMaxTraces;
+  return vyre::createVerifyGPUStreams(options);
+}
+
+/// Whether `log` reports a program with more traces than the referee checks.
+bool isTooManyTraces(const std::string &log) {
+  return log.find("combinations of scf.if branches and loop trip counts") !=
+         std::string::npos;
+}
+
+/// Collects the error diagnostics of one step.
+class ErrorLog {
+public:
+  explicit ErrorLog(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diagnostic) {
+          if (diagnostic.getSeverity() == DiagnosticSeverity::Error) {
+            llvm::raw_string_ostream os(text);
+            os << diagnostic.getLocation() << ": " << diagnostic.str() << "\n";
+          }
+          return success();
+        }) {}
+
+  std::string text;
+
+private:
+  ScopedDiagnosticHandler handler;
+};
+
+/// Takes `module`, a lowered gpu-dialect program, through upstream's pipeline
+/// to the LLVM dialect and checks that streams and events pair on every path.
+std::string checkUpstreamLowering(MLIRContext &context, ModuleOp module) {
+  ErrorLog log(context);
   PassManager pm(&context);
-  vyre::OverlapCopiesOptions options;
-  options.sideStreams = sideStreams;
-  pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopies(options));
-  pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedule());
-  if (failed(pm.run(*module)))
-    return "--overlap-copies produced a race or invalid IR:\n" + errors;
-
-  // The lowering may refuse what it cannot lower (a strided copy, a kernel
-  // without a body) with a diagnostic; it must not fail otherwise.
-  errors.clear();
-  PassManager lower(&context);
-  lower.addPass(vyre::createConvertVyreToGPU());
-  if (failed(lower.run(*module)) &&
-      errors.find("cannot be lowered") == std::string::npos)
-    return "--convert-vyre-to-gpu failed:\n" + errors;
+  gpu::GPUToNVVMPipelineOptions options;
+  options.cubinChip = "sm_90";
+  options.cubinFeatures = "+ptx80";
+  options.cubinFormat = "isa";
+  gpu::buildLowerToNVVMPassPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return "upstream --gpu-lower-to-nvvm-pipeline failed:\n" + log.text;
+  if (failed(vyre::test::checkStreamBalance(module)))
+    return "streams or events unpaired in the LLVM dialect:\n" + log.text;
   return "";
+}
+
+/// Runs `pm` on a copy of `input`, then, if asked, upstream's lowering.
+Outcome runBuild(MLIRContext &context, ModuleOp input, PassManager &pm,
+                 StringRef name, bool toLLVM) {
+  OwningOpRef<ModuleOp> module = input.clone();
+  ErrorLog log(context);
+  if (failed(pm.run(*module))) {
+    if (log.text.find("cannot be lowered") != std::string::npos)
+      return {};
+    if (isTooManyTraces(log.text))
+      return {"", /*skipped=*/true};
+    return {("the " + name + " failed:\n").str() + log.text};
+  }
+  Outcome outcome;
+  outcome.lowered = 1;
+  if (toLLVM)
+    outcome.failure = checkUpstreamLowering(context, *module);
+  return outcome;
+}
+
+/// The serial build: the lowering alone keeps the input's sequential
+/// meaning.
+Outcome checkSerial(MLIRContext &context, ModuleOp input, bool toLLVM) {
+  PassManager pm(&context);
+  pm.addPass(vyre::createConvertVyreToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createGPUReferee());
+  return runBuild(context, input, pm,
+                  "serial build (--convert-vyre-to-gpu --canonicalize --cse "
+                  "--vyre-verify-gpu-streams)",
+                  toLLVM);
+}
+
+/// The overlapped build: the passes of --vyre-to-gpu-pipeline, with the
+/// schedule's referee after --overlap-copies and the gpu dialect's at the end.
+Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
+                        unsigned sideStreams, bool toLLVM) {
+  PassManager pm(&context);
+  vyre::OverlapCopiesOptions overlap;
+  overlap.sideStreams = sideStreams;
+  pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopies(overlap));
+  pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedule());
+  pm.addPass(vyre::createConvertVyreToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createGPUReferee());
+  return runBuild(context, input, pm,
+                  "overlapped build (--vyre-to-gpu-pipeline=verify=true)",
+                  toLLVM);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  uint64_t count = 200, seed = 1;
+  uint64_t count = 200, seed = 1, llvmEvery = 0;
   std::optional<uint64_t> printSeed;
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
@@ -99,6 +186,8 @@ int main(int argc, char **argv) {
       count = value;
     else if (flag == "--seed")
       seed = value;
+    else if (flag == "--llvm-every")
+      llvmEvery = value;
     else if (flag == "--print")
       printSeed = value;
     else {
@@ -112,22 +201,51 @@ int main(int argc, char **argv) {
   }
 
   DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
   vyre::registerVyreDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   context.disableMultithreading();
 
   auto start = std::chrono::steady_clock::now();
+  uint64_t throughLLVM = 0, skipped = 0, lowered = 0;
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t programSeed = seed + i;
+    unsigned sideStreams = 1 + programSeed % 2;
+    bool toLLVM = llvmEvery != 0 && programSeed % llvmEvery == 0;
     std::string program = ProgramGenerator(programSeed).generate();
-    std::string failure = runOne(context, program, 1 + programSeed % 2);
+
+    Outcome outcome;
+    {
+      ErrorLog log(context);
+      OwningOpRef<ModuleOp> module =
+          parseSourceString<ModuleOp>(program, &context, "program.mlir");
+      if (!module) {
+        outcome.failure =
+            "the generated program does not parse or verify:\n" + log.text;
+      } else {
+        outcome = checkSerial(context, *module, toLLVM);
+        if (outcome.failure.empty()) {
+          Outcome overlapped =
+              checkOverlapped(context, *module, sideStreams, toLLVM);
+          outcome.failure = overlapped.failure;
+          outcome.skipped |= overlapped.skipped;
+          outcome.lowered += overlapped.lowered;
+        }
+      }
+    }
+    std::string &failure = outcome.failure;
+    skipped += outcome.skipped;
+    lowered += outcome.lowered;
+    throughLLVM += toLLVM;
     if (!failure.empty()) {
       llvm::errs() << "vyre-schedule-fuzz: seed " << programSeed
                    << " fails (reproduce: vyre-schedule-fuzz --print "
-                   << programSeed << " | vyre-opt --overlap-copies="
-                   << "\"side-streams=" << 1 + programSeed % 2
-                   << "\" --vyre-verify-schedule)\n"
+                   << programSeed
+                   << " | vyre-opt --vyre-to-gpu-pipeline=\"side-streams="
+                   << sideStreams << " verify=true\")\n"
                    << failure << "\n"
                    << program;
       llvm::outs() << "schedule-fuzz: " << i << " passed, 1 failed\n";
@@ -138,7 +256,13 @@ int main(int argc, char **argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   llvm::outs() << "schedule-fuzz: seeds " << seed << ".." << seed + count - 1
-               << " in " << llvm::format("%.1f", seconds) << " s\n";
+               << " in " << llvm::format("%.1f", seconds) << " s: "
+               << lowered << " of " << 2 * count
+               << " builds (serial and overlapped) lowered and checked at the "
+                  "gpu level, "
+               << skipped << " programs skipped (more than " << kMaxTraces
+               << " traces); " << throughLLVM
+               << " programs also through upstream's LLVM lowering\n";
   llvm::outs() << count << " passed, 0 failed\n";
   return 0;
 }

@@ -28,6 +28,12 @@ struct VyreToGPUPipelineOptions
       llvm::cl::desc("Number of side streams to spread independent copies "
                      "over"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> verify{
+      *this, "verify",
+      llvm::cl::desc("Check the schedule with --vyre-verify-schedule after "
+                     "--overlap-copies, and the result with "
+                     "--vyre-verify-gpu-streams at the end"),
+      llvm::cl::init(false)};
 };
 
 /// Adds to `pm` (anchored on `builtin.module`) the passes that take a vyre

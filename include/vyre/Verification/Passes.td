@@ -51,7 +51,7 @@ def VerifyGPUStreams : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
 
     The function is unfolded into a trace (each `scf.for` body twice, or not
     at all when its trip count is unknown; each combination of `scf.if`
-    branches, up to 64 traces), and happens-before is built over it from host
+    branches, up to `max-traces` traces), and happens-before is built over it from host
     program order, enqueue order, stream order, event edges and blocking
     waits. Kernel argument accesses come from the kernel bodies. Reported as
     errors: races (two accesses to a buffer, one a write, unordered), device
@@ -74,6 +74,11 @@ def VerifyGPUStreams : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
     return
     ```
   }];
+  let options = [
+    Option<"maxTraces", "max-traces", "unsigned", /*default=*/"64",
+           "The most traces (combinations of scf.if branches and loop trip "
+           "counts) checked per function; more is an error">
+  ];
 }
 
 #endif // VYRE_VERIFICATION_PASSES_TD

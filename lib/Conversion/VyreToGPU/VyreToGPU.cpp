@@ -26,9 +26,10 @@
 //     its block (upstream would record its event once and destroy it in every
 //     iteration), and after the region no stream has work that a later join
 //     would miss.
-//  2. A join names each dependency twice, so that canonicalization can never
-//     fold it into another stream, whatever dead work it erases: every stream
-//     the lowering creates stays a stream of its own, destroyed exactly once.
+//  2. A join keeps at least two operands whatever dead work canonicalization
+//     erases (it names a dependency twice where that is needed), so that it
+//     is never folded into another stream: every stream the lowering creates
+//     stays a stream of its own, destroyed exactly once.
 //  3. A buffer from `gpu.alloc async` is used on another stream only after a
 //     join on the alloc's token (the gpu dialect's token contract).
 //  4. Without async vyre ops, a function has sequential semantics: the host
@@ -46,6 +47,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -65,17 +67,6 @@ struct StreamState {
   Value main;
   llvm::MapVector<int64_t, Value> side;
 };
-
-/// Whether `function` is in stream form: it holds the async vyre ops that
-/// `--overlap-copies` produces, whose author decided where the host waits.
-static bool isInStreamForm(FunctionOpInterface function) {
-  WalkResult found = function->walk([](Operation *op) {
-    return isa<CopyH2DAsyncOp, RecordOp, WaitOp, SyncOp>(op)
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
-  });
-  return found.wasInterrupted();
-}
 
 /// Whether a host op may touch memory that device work uses: it has memory
 /// effects other than allocations and stack scopes, or effects it does not
@@ -131,10 +122,17 @@ public:
   }
 
 private:
-  /// One CUDA stream this lowering creates: its last token so far.
+  /// One CUDA stream this lowering creates.
   struct Stream {
+    /// Its last token so far.
     Value tail;
+    /// The tokens its creating join waits for.
+    SmallVector<Value> joinedFrom;
+    /// Whether the host waited for it and destroyed it.
     bool destroyed = false;
+    /// The position on it up to which the host knows its work is done (the
+    /// host waited for a stream that joined it there); -1: none.
+    int64_t completeUpTo = -1;
   };
 
   /// Lowers a region that starts with no stream in flight.
@@ -211,10 +209,10 @@ private:
         if (op->isAncestor(definer))
           continue;
         Value gpuToken = tokens.lookup(operand);
-        if (!gpuToken)
+        if (!gpuToken || isComplete(gpuToken))
           continue;
         unsigned stream = streamOf.lookup(gpuToken);
-        if (!streams[stream].destroyed && !llvm::is_contained(result, stream))
+        if (!llvm::is_contained(result, stream))
           result.push_back(stream);
       }
     });
@@ -346,7 +344,7 @@ private:
     Value dependency = continueOn(side, *waits, loc);
     auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
                                         copy.getTarget(), copy.getSource());
-    side = append(dependency, memcpy.getAsyncToken());
+    side = append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
     tokens[copy.getToken()] = memcpy.getAsyncToken();
     toErase.push_back(copy);
     return success();
@@ -366,7 +364,7 @@ private:
     Value dependency = continueOn(state.main, waits, loc);
     auto memcpy =
         gpu::MemcpyOp::create(builder, loc, tokenType, dependency, target, source);
-    state.main = append(dependency, memcpy.getAsyncToken());
+    state.main = append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
     destroyStreams({streamOf.lookup(state.main)}, loc, state);
     toErase.push_back(copy);
     return success();
@@ -402,7 +400,7 @@ private:
                << " is not made by a vyre op of this function earlier in "
                   "program order (a block argument or a region result)";
       Value gpuToken = it->second;
-      if (gpuToken && !streams[streamOf.lookup(gpuToken)].destroyed &&
+      if (gpuToken && !isComplete(gpuToken) &&
           !llvm::is_contained(result, gpuToken))
         result.push_back(gpuToken);
     }
@@ -413,7 +411,7 @@ private:
   /// `after` must also wait for before it touches `buffer`, if any.
   SmallVector<Value> allocsToOrder(ArrayRef<Value> after, Value buffer) {
     Value alloc = allocToken.lookup(resolveRoot(buffer));
-    if (!alloc || streams[streamOf.lookup(alloc)].destroyed)
+    if (!alloc || isComplete(alloc))
       return {};
     for (Value token : after)
       if (token && llvm::is_contained(allocsBefore.lookup(token), alloc))
@@ -430,9 +428,10 @@ private:
     return join(current, waits, loc);
   }
 
-  /// A new stream that waits for `current` (if any) and `waits`. Each
-  /// dependency is named twice, so that no canonicalization folds the join
-  /// into the stream of one of them.
+  /// A new stream that waits for `current` (if any) and `waits`. The join
+  /// keeps two operands whatever canonicalization erases, so that it is never
+  /// folded into the stream of one of them: with one dependency that must
+  /// stay, it names that one twice; with none, it names each twice.
   Value join(Value current, ArrayRef<Value> waits, Location loc) {
     SmallVector<Value> dependencies;
     if (current)
@@ -440,10 +439,15 @@ private:
     for (Value wait : waits)
       if (!llvm::is_contained(dependencies, wait))
         dependencies.push_back(wait);
+    SmallVector<Value> staying = llvm::filter_to_vector(
+        dependencies, [&](Value dependency) { return !mayVanish(dependency); });
     SmallVector<Value> operands;
     SmallVector<Value> orderedAllocs;
     for (Value dependency : dependencies) {
-      operands.append({dependency, dependency});
+      operands.push_back(dependency);
+      if (staying.size() == 0 ||
+          (staying.size() == 1 && staying.front() == dependency))
+        operands.push_back(dependency);
       for (Value alloc : allocsBefore.lookup(dependency))
         if (!llvm::is_contained(orderedAllocs, alloc))
           orderedAllocs.push_back(alloc);
@@ -452,23 +456,60 @@ private:
         gpu::WaitOp::create(builder, loc, tokenType, operands).getAsyncToken();
     allocsBefore[token] = std::move(orderedAllocs);
     unsigned id = streams.size();
-    streams.push_back({token, false});
+    streams.push_back({token, std::move(dependencies)});
     streamOf[token] = id;
+    position[token] = 0;
+    if (staying.empty())
+      vanishing.insert(token);
     blockStreams.push_back(id);
     return token;
   }
 
+  /// Whether canonicalization may erase every op up to `token` on its
+  /// stream, so that joins drop it as a dependency: a stream created without
+  /// dependencies whose ops so far are copies (canonicalize erases a copy into
+  /// a buffer nothing reads).
+  bool mayVanish(Value token) { return vanishing.contains(token); }
+
   /// Records `token`, made by an op that depends on `dependency`, as the new
-  /// tail of that dependency's stream; returns it.
-  Value append(Value dependency, Value token) {
+  /// tail of that dependency's stream; returns it. `erasable`: the op is one
+  /// canonicalization may erase.
+  Value append(Value dependency, Value token, bool erasable = false) {
+    if (erasable && mayVanish(dependency))
+      vanishing.insert(token);
     if (auto it = allocsBefore.find(dependency); it != allocsBefore.end()) {
       SmallVector<Value> inherited = it->second;
       allocsBefore[token] = std::move(inherited);
     }
     unsigned id = streamOf.lookup(dependency);
     streamOf[token] = id;
+    position[token] = position.lookup(dependency) + 1;
     streams[id].tail = token;
     return token;
+  }
+
+  /// Whether the host knows that the work up to `token` is done.
+  bool isComplete(Value token) {
+    const Stream &stream = streams[streamOf.lookup(token)];
+    return stream.destroyed ||
+           static_cast<int64_t>(position.lookup(token)) <= stream.completeUpTo;
+  }
+
+  /// The host has waited for all work on stream `id`: so it has for the work
+  /// of every stream that the stream's creation joined, up to the join.
+  void markHistoryComplete(unsigned id) {
+    SmallVector<Value> worklist(streams[id].joinedFrom);
+    while (!worklist.empty()) {
+      Value token = worklist.pop_back_val();
+      Stream &stream = streams[streamOf.lookup(token)];
+      int64_t at = position.lookup(token);
+      if (stream.destroyed || at <= stream.completeUpTo)
+        continue;
+      // Its creation came before everything on it: visit it once.
+      if (stream.completeUpTo < 0)
+        worklist.append(stream.joinedFrom);
+      stream.completeUpTo = at;
+    }
   }
 
   /// The host waits for every stream in `ids` and destroys it, in one
@@ -482,6 +523,7 @@ private:
         continue;
       stream.destroyed = true;
       tails.push_back(stream.tail);
+      markHistoryComplete(id);
     }
     if (tails.empty())
       return;
@@ -504,8 +546,13 @@ private:
   SmallVector<Stream> streams;
   /// The streams created by the block being lowered.
   SmallVector<unsigned> blockStreams;
-  /// gpu token → the stream it is on.
+  /// gpu token → the stream it is on, and its position there (0: the
+  /// stream's creation).
   DenseMap<Value, unsigned> streamOf;
+  DenseMap<Value, unsigned> position;
+  /// The gpu tokens that canonicalization may turn into a stream without
+  /// work (see mayVanish).
+  DenseSet<Value> vanishing;
   /// vyre token → the gpu token that stands for it (null: nothing to wait).
   DenseMap<Value, Value> tokens;
   /// gpu.alloc result → its token.

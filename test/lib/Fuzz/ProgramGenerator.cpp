@@ -41,12 +41,27 @@ constexpr const char *kKernels = R"mlir(
     gpu.func @n_n(%a: memref<16xf32>, %b: memref<16xf32>) kernel {
       gpu.return
     }
+    gpu.func @attr_w_r(%a: memref<16xf32>, %b: memref<16xf32>)
+        workgroup(%s0: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s1: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s2: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s3: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s4: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s5: memref<4xf32, #gpu.address_space<workgroup>>)
+        private(%p0: memref<4xf32, #gpu.address_space<private>>,
+                %p1: memref<4xf32, #gpu.address_space<private>>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %b[%i] : memref<16xf32>
+      memref.store %v, %a[%i] : memref<16xf32>
+      gpu.return
+    }
     func.func private @opaque(%a: memref<16xf32>, %b: memref<16xf32>) attributes {gpu.kernel}
   }
   func.func private @host_call()
 )mlir";
 
-constexpr const char *kKernelNames[] = {"r_w", "r_r", "w_w", "rw_n", "n_n",
+constexpr const char *kKernelNames[] = {"r_w",  "r_r",      "w_w",
+                                        "rw_n", "n_n",      "attr_w_r",
                                         "opaque"};
 
 } // namespace
@@ -82,8 +97,16 @@ public:
     line("%c0 = arith.constant 0 : index");
     line("%c1 = arith.constant 1 : index");
     line("%c16 = arith.constant 16 : index");
+    // Some programs have no copy at all: they keep their sequential meaning
+    // through every pass.
+    copyFree = uniform(0, 9) == 0;
+    // Most programs can be lowered: no bodiless kernel, no copy of an offset
+    // view (the lowering refuses both with an error).
+    lowerable = uniform(0, 9) < 8;
     for (int d = 0; d < 4; ++d)
       line("%d" + std::to_string(d) + " = vyre.alloc : memref<16xf32>");
+    // A buffer only ever copied into: canonicalization erases those copies.
+    line("%dead = vyre.alloc : memref<16xf32>");
     line("%big = vyre.alloc : memref<32xf32>");
     // Two views of one allocation: the same slot.
     line("%lo = memref.subview %big[0] [16] [1] : memref<32xf32> to "
@@ -95,6 +118,7 @@ public:
     statements(uniform(12, 30), /*depth=*/0);
     for (int d = 0; d < 4; ++d)
       line("vyre.dealloc %d" + std::to_string(d) + " : memref<16xf32>");
+    line("vyre.dealloc %dead : memref<16xf32>");
     line("vyre.dealloc %big : memref<32xf32>");
     line("return");
     out += "  }\n";
@@ -124,11 +148,18 @@ private:
   void statements(unsigned count, unsigned nesting) {
     for (unsigned i = 0; i < count; ++i) {
       unsigned kind = uniform(0, 99);
-      if (kind < 30) {
+      if (copyFree && (kind < 30 || (kind >= 84 && kind < 87)))
+        kind = 30;
+      if (lowerable && kind >= 84 && kind < 87)
+        kind = 0;
+      if (kind < 30 && uniform(0, 9) == 0) {
+        line("vyre.copy_h2d " + hostBuffer() +
+             " to %dead : memref<16xf32> to memref<16xf32>");
+      } else if (kind < 30) {
         line("vyre.copy_h2d " + hostBuffer() + " to " + deviceBuffer() +
              " : memref<16xf32> to memref<16xf32>");
       } else if (kind < 65) {
-        std::string kernel = kKernelNames[uniform(0, 5)];
+        std::string kernel = kKernelNames[uniform(0, lowerable ? 5 : 6)];
         line("vyre.dispatch @k::@" + kernel +
              " blocks(%c1, %c1, %c1) threads(%c16, %c1, %c1) args(" +
              deviceBuffer() + ", " + deviceBuffer() +
@@ -137,8 +168,20 @@ private:
       } else if (kind < 75) {
         line("vyre.copy_d2h " + deviceBuffer() + " to " + hostBuffer() +
              " : memref<16xf32> to memref<16xf32>");
-      } else if (kind < 81) {
+      } else if (kind < 78) {
         line("memref.store %v, " + hostBuffer() + "[%c0] : memref<16xf32>");
+      } else if (kind < 80) {
+        line("%l" + std::to_string(counter++) + " = memref.load " +
+             hostBuffer() + "[%c0] : memref<16xf32>");
+      } else if (kind < 81) {
+        // A host store through a pointer taken from a buffer: the passes
+        // cannot tell which buffer it writes.
+        std::string id = std::to_string(counter++);
+        line("%a" + id + " = memref.extract_aligned_pointer_as_index " +
+             hostBuffer() + " : memref<16xf32> -> index");
+        line("%i" + id + " = arith.index_cast %a" + id + " : index to i64");
+        line("%p" + id + " = llvm.inttoptr %i" + id + " : i64 to !llvm.ptr");
+        line("llvm.store %v, %p" + id + " : f32, !llvm.ptr");
       } else if (kind < 84) {
         line("func.call @host_call() : () -> ()");
       } else if (kind < 87) {
@@ -147,14 +190,14 @@ private:
         line("vyre.copy_h2d " + hostBuffer() +
              " to %hi : memref<16xf32> to memref<16xf32, strided<[1], "
              "offset: 16>>");
-      } else if (kind < 94 && nesting < 2) {
+      } else if (kind < 94 && nesting < 3) {
         line("scf.for %i" + std::to_string(counter++) +
              " = %c0 to %n step %c1 {");
         ++depth;
         statements(uniform(1, 5), nesting + 1);
         --depth;
         line("}");
-      } else if (nesting < 2 && numIfs < 6) {
+      } else if (nesting < 3 && numIfs < 6) {
         // The checker enumerates branch combinations: at most 6 ifs.
         ++numIfs;
         line("scf.if %c {");
@@ -175,6 +218,8 @@ private:
   unsigned depth = 0;
   unsigned counter = 0;
   unsigned numIfs = 0;
+  bool copyFree = false;
+  bool lowerable = true;
 };
 
 } // namespace

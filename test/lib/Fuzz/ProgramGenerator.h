@@ -2,10 +2,12 @@
 //
 // Writes random, verifier-valid vyre programs for the property test and the
 // fuzzers: H2D and D2H copies, dispatches of kernels with varied read/write
-// sets, shared host buffers, buffer reuse, two views of one allocation,
-// arguments with and without llvm.noalias, host writes, opaque calls, and
-// scf.for / scf.if nested two deep. One op per line, so that source order is
-// program order.
+// sets (one with many workgroup and private attributions), shared host
+// buffers, buffer reuse, two views of one allocation, a buffer that is only
+// copied into (dead copies), arguments with and without llvm.noalias, host
+// loads and stores (also through a pointer taken from a buffer), opaque
+// calls, programs without copies, and scf.for / scf.if nested three deep.
+// One op per line, so that source order is program order.
 //
 //===----------------------------------------------------------------------===//
 

@@ -249,3 +249,13 @@ void DispatchOp::getEffects(
 
 #define GET_OP_CLASSES
 #include "vyre/Dialect/Vyre/IR/VyreOps.cpp.inc"
+
+bool mlir::vyre::isInStreamForm(Operation *function) {
+  return function
+      ->walk([](Operation *op) {
+        return isa<CopyH2DAsyncOp, RecordOp, WaitOp, SyncOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}

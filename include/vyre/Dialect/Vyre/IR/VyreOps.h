@@ -17,4 +17,15 @@
 #define GET_OP_CLASSES
 #include "vyre/Dialect/Vyre/IR/VyreOps.h.inc"
 
+namespace mlir::vyre {
+
+/// Whether the vyre ops of `function` are in stream form: it holds an async
+/// vyre op (`copy_h2d_async`, `record`, `wait`, `sync`), so its author (or
+/// `--overlap-copies`) placed every host wait. Otherwise the function has
+/// sequential semantics: each vyre op completes before the next host op that
+/// may touch memory.
+bool isInStreamForm(Operation *function);
+
+} // namespace mlir::vyre
+
 #endif // VYRE_DIALECT_VYRE_IR_VYREOPS_H

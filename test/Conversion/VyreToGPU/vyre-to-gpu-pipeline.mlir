@@ -1,0 +1,33 @@
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=PASSES
+
+// Tests that verify=true runs both referees where they belong: the schedule's
+// after --overlap-copies, the gpu dialect's at the end.
+// PASSES: IR Dump After OverlapCopies
+// PASSES: IR Dump After VerifySchedule
+// PASSES: IR Dump After ConvertVyreToGPU
+// PASSES: IR Dump After Canonicalizer
+// PASSES: IR Dump After CSE
+// PASSES: IR Dump After VerifyGPUStreams
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    memref.store %v, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @copy_then_kernel
+func.func @copy_then_kernel(%h: memref<16xf32> {llvm.noalias},
+                            %x: memref<16xf32> {llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %d = vyre.alloc : memref<16xf32>
+  // CHECK: gpu.memcpy async
+  vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
+  // CHECK: gpu.launch_func async
+  vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>)
+  // CHECK: gpu.launch_func async
+  vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d : memref<16xf32>)
+  vyre.dealloc %d : memref<16xf32>
+  return
+}
