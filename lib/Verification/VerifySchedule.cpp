@@ -13,6 +13,7 @@
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
@@ -279,6 +280,12 @@ private:
   /// A host op touches what its declared memory effects say; without a
   /// declaration, or as a call, anything.
   void describeHostOp(Operation *op, Event &event) {
+    // Pinning declares no effects; it changes how its buffer may be used,
+    // and touches no other.
+    if (isa<gpu::HostRegisterOp, gpu::HostUnregisterOp>(op)) {
+      event.accesses.push_back({bufferLocation(op->getOperand(0)), true});
+      return;
+    }
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects || isa<CallOpInterface>(op)) {
       event.accesses.push_back({Location::any(), true});

@@ -400,3 +400,40 @@ func.func @stream_form_host_load(%x: memref<16xf32> {llvm.noalias},
   vyre.dealloc %a : memref<16xf32>
   return %v : f32
 }
+
+// -----
+
+// Tests that unpinning a buffer touches that buffer only: unpinning an
+// unrelated buffer while a copy and a kernel are in flight is fine, while
+// unpinning the copy's own source (next function) races with the copy.
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+func.func @unpin_other(%h: memref<16xf32> {llvm.noalias},
+                       %other: memref<16xf32> {llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  %u = memref.cast %other : memref<16xf32> to memref<*xf32>
+  gpu.host_unregister %u : memref<*xf32>
+  vyre.wait %t
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
+
+func.func @unpin_source(%h: memref<16xf32> {llvm.noalias}) {
+  %a = vyre.alloc : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  %u = memref.cast %h : memref<16xf32> to memref<*xf32>
+  // expected-error @+1 {{race on slot 0: 'gpu.host_unregister' and the earlier 'vyre.copy_h2d_async' are not ordered}}
+  gpu.host_unregister %u : memref<*xf32>
+  vyre.sync %t
+  vyre.dealloc %a : memref<16xf32>
+  return
+}

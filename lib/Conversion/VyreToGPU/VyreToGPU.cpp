@@ -173,8 +173,10 @@ private:
     return success();
   }
 
-  /// A non-vyre op: a region op with device work starts from a quiet device;
-  /// in a sequential function, so does every host op that may touch memory.
+  /// A non-vyre op: a region op with device work starts from a quiet device
+  /// (the main stream, the streams of tokens it uses, and the side streams
+  /// it enqueues on); in a sequential function, so does every host op that
+  /// may touch memory.
   LogicalResult lowerHostOp(Operation *op, StreamState &state) {
     bool hasDeviceWork = llvm::any_of(
         op->getRegions(), [](Region &region) { return containsVyreOps(region); });
@@ -185,6 +187,13 @@ private:
       for (unsigned stream : streamsUsedInside(op))
         if (!llvm::is_contained(quiesce, stream))
           quiesce.push_back(stream);
+      // Copies on one side stream run in program order: a side stream the
+      // region enqueues on is done before the region's copies start.
+      op->walk([&](CopyH2DAsyncOp copy) {
+        if (Value tail = state.side.lookup(copy.getStream()))
+          if (!llvm::is_contained(quiesce, streamOf.lookup(tail)))
+            quiesce.push_back(streamOf.lookup(tail));
+      });
       destroyStreams(quiesce, op->getLoc(), state);
     } else if (sequential && state.main && mayTouchMemory(op)) {
       destroyStreams({streamOf.lookup(state.main)}, op->getLoc(), state);

@@ -365,6 +365,35 @@ func.func @join_operands(%h: memref<16xf32> {llvm.noalias},
 
 // -----
 
+// Tests that copies on one side stream keep their program order across a
+// region: the branch enqueues on stream 1, so the host waits for stream 1's
+// copy before the branch (the copy into %a in the branch would otherwise race
+// with the one before it). Compare @copy_across_branch, where the branch has
+// no copy and the stream stays in flight.
+// CHECK-LABEL: func.func @side_stream_order_across_branch
+func.func @side_stream_order_across_branch(%h: memref<16xf32> {llvm.noalias},
+                                           %g: memref<16xf32> {llvm.noalias},
+                                           %a: memref<16xf32> {llvm.noalias},
+                                           %p: i1) {
+  // CHECK: %[[T:.+]] = gpu.memcpy async
+  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  // CHECK-NEXT: gpu.wait [%[[T]]]
+  // CHECK-NEXT: scf.if
+  // CHECK-NEXT: %[[S:.+]] = gpu.wait async{{$}}
+  // CHECK-NEXT: %[[U:.+]] = gpu.memcpy async [%[[S]]]
+  // CHECK-NEXT: gpu.wait [%[[U]]]
+  // CHECK-NEXT: }
+  // CHECK-NEXT: return
+  scf.if %p {
+    %u = vyre.copy_h2d_async %g to %a on stream 1 : memref<16xf32> to memref<16xf32>
+    vyre.sync %u
+  }
+  vyre.sync %t
+  return
+}
+
+// -----
+
 // Tests that a module without vyre ops is left alone.
 // CHECK-LABEL: func.func @no_vyre
 // CHECK-NOT: gpu.
