@@ -3,10 +3,12 @@
 // --vyre-verify-gpu-streams: a referee for lowered host code in the upstream
 // gpu dialect, whoever produced it. It runs each host function on a model of
 // what upstream gpu-to-llvm makes of its tokens (streams, events, blocking
-// waits), unfolded into traces (loops twice or not at all, every combination
-// of scf.if branches), builds happens-before over each trace and reports
-// races, unfinished work, misuse of allocations, and streams and events used
-// after they are destroyed, destroyed twice or leaked.
+// waits), unfolded into traces (scf.for and scf.while twice or not at all,
+// every combination of scf.if and scf.index_switch branches; tokens and
+// memrefs followed through iter_args, yields and results), builds
+// happens-before over each trace and reports races, unfinished work, misuse
+// of allocations, and streams and events used after they are destroyed,
+// destroyed twice or leaked.
 //
 // It shares no code with vyre's own analyses: kernel argument accesses are
 // read off the gpu.func bodies here.
@@ -41,7 +43,6 @@ namespace mlir::vyre {
 using namespace mlir;
 
 namespace {
-
 
 /// How many times a loop body runs in a trace where it runs at all.
 constexpr unsigned kLoopIterations = 2;
@@ -137,6 +138,14 @@ struct Access {
   bool write = false;
 };
 
+/// What a value that crosses a region boundary (an iter_arg, a yielded value,
+/// a region result) holds in the current trace: the stream of a token, the
+/// buffer of a memref, nothing for other values.
+struct Carried {
+  std::optional<unsigned> stream;
+  std::optional<Buffer> buffer;
+};
+
 /// One executed step: a host op, device work on a stream, or a point where
 /// a stream starts (a join) or the host blocks (a blocking wait).
 struct Node {
@@ -184,6 +193,19 @@ static bool holdsGPUWork(Operation *op) {
     return WalkResult::advance();
   });
   return result.wasInterrupted();
+}
+
+/// Whether the region op `op` must be unfolded into the trace: it holds gpu
+/// work, or it returns memrefs whose buffers later ops must know (unfolding
+/// is only attempted where each region has at most one block; otherwise the
+/// results are unknown buffers).
+static bool needsUnfolding(Operation *op) {
+  if (holdsGPUWork(op))
+    return true;
+  return llvm::any_of(op->getResultTypes(), llvm::IsaPred<BaseMemRefType>) &&
+         llvm::all_of(op->getRegions(), [](Region &region) {
+           return region.empty() || region.hasOneBlock();
+         });
 }
 
 /// Whether `op` is one of the async gpu ops gpu-to-llvm lowers onto a
@@ -315,6 +337,7 @@ private:
     currentEvent.clear();
     tokenStream.clear();
     bufferInstance.clear();
+    memrefBinding.clear();
     loopTrips.clear();
     lastHost.reset();
     nextInstance = 1;
@@ -346,13 +369,18 @@ private:
   }
 
   LogicalResult runOp(Operation *op) {
-    if (auto loop = dyn_cast<scf::ForOp>(op); loop && holdsGPUWork(op))
-      return runFor(loop);
-    if (auto branch = dyn_cast<scf::IfOp>(op); branch && holdsGPUWork(op))
-      return runIf(branch);
-    if (auto region = dyn_cast<scf::ExecuteRegionOp>(op);
-        region && holdsGPUWork(op))
-      return runExecuteRegion(region);
+    if (isa<scf::ForOp, scf::IfOp, scf::ExecuteRegionOp, scf::WhileOp,
+            scf::IndexSwitchOp>(op) &&
+        needsUnfolding(op))
+      return TypeSwitch<Operation *, LogicalResult>(op)
+          .Case([&](scf::ForOp loop) { return runFor(loop); })
+          .Case([&](scf::IfOp branch) { return runIf(branch); })
+          .Case([&](scf::ExecuteRegionOp region) {
+            return runExecuteRegion(region);
+          })
+          .Case([&](scf::WhileOp loop) { return runWhile(loop); })
+          .Case(
+              [&](scf::IndexSwitchOp cases) { return runIndexSwitch(cases); });
     if (auto wait = dyn_cast<gpu::WaitOp>(op))
       return runWait(wait);
     if (isModelledDeviceOp(op))
@@ -362,11 +390,16 @@ private:
           "is an async gpu op that --vyre-verify-gpu-streams does not model "
           "(it models gpu.wait, gpu.launch_func, gpu.memcpy, gpu.memset, "
           "gpu.alloc and gpu.dealloc)");
+    if (isa<gpu::HostRegisterOp, gpu::HostUnregisterOp>(op)) {
+      runPinning(op);
+      return success();
+    }
     if (holdsGPUWork(op)) {
       if (op->getNumRegions() != 0)
         return op->emitOpError(
             "holds gpu work in a region --vyre-verify-gpu-streams cannot "
-            "unfold (only scf.for, scf.if and scf.execute_region)");
+            "unfold (only scf.for, scf.while, scf.if, scf.index_switch and "
+            "scf.execute_region)");
       if (llvm::any_of(op->getOperandTypes(),
                        llvm::IsaPred<gpu::AsyncTokenType>) ||
           llvm::any_of(op->getResultTypes(),
@@ -388,13 +421,50 @@ private:
     return it->second;
   }
 
+  /// Reads what `values` (operands of `user`) hold in this trace.
+  LogicalResult collect(Operation *user, ValueRange values,
+                        SmallVectorImpl<Carried> &carried) {
+    carried.clear();
+    for (Value value : values) {
+      Carried held;
+      if (isa<gpu::AsyncTokenType>(value.getType())) {
+        FailureOr<unsigned> stream = streamOf(user, value);
+        if (failed(stream))
+          return failure();
+        held.stream = *stream;
+      } else if (isa<BaseMemRefType>(value.getType())) {
+        held.buffer = bufferOf(value);
+      }
+      carried.push_back(held);
+    }
+    return success();
+  }
+
+  /// Makes `targets` (block arguments or results) hold what `carried` says.
+  void bind(ValueRange targets, ArrayRef<Carried> carried) {
+    for (auto [target, held] : llvm::zip(targets, carried)) {
+      if (held.stream)
+        tokenStream[target] = *held.stream;
+      if (held.buffer)
+        memrefBinding[target] = *held.buffer;
+    }
+  }
+
+  /// How often the loop `loop` runs in this trace when its trip count is not
+  /// known: twice or not at all, the same for every run of it in a trace.
+  unsigned unknownTrips(Operation *loop) {
+    auto [it, inserted] = loopTrips.try_emplace(loop, 0);
+    if (inserted)
+      it->second = choose(2) == 0 ? kLoopIterations : 0;
+    return it->second;
+  }
+
   LogicalResult runFor(scf::ForOp loop) {
     FailureOr<Block *> body = singleBlock(loop.getRegion());
     if (failed(body))
       return failure();
     // A known trip count runs as such (at most twice); an unknown one runs
-    // twice in one trace and not at all in another, the same for every
-    // execution of the loop in a trace.
+    // twice in one trace and not at all in another.
     unsigned trips = kLoopIterations;
     std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
     std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
@@ -406,86 +476,104 @@ private:
       else if (!llvm::SubOverflow(*upper, *lower, span) && span <= *step)
         trips = 1;
     } else {
-      auto [it, inserted] = loopTrips.try_emplace(loop.getOperation(), 0);
-      if (inserted)
-        it->second = choose(2) == 0 ? kLoopIterations : 0;
-      trips = it->second;
+      trips = unknownTrips(loop);
     }
 
-    // Tokens travel through iter_args as the streams they carry.
-    SmallVector<std::optional<unsigned>> carried;
-    for (Value init : loop.getInitArgs()) {
-      if (!isa<gpu::AsyncTokenType>(init.getType())) {
-        carried.push_back(std::nullopt);
-        continue;
-      }
-      FailureOr<unsigned> stream = streamOf(loop, init);
-      if (failed(stream))
-        return failure();
-      carried.push_back(*stream);
-    }
+    // Tokens travel through iter_args as the streams they carry, memrefs as
+    // the buffers they hold.
+    SmallVector<Carried> carried;
+    if (failed(collect(loop, loop.getInitArgs(), carried)))
+      return failure();
     for (unsigned trip = 0; trip < trips; ++trip) {
-      for (auto [argument, stream] :
-           llvm::zip(loop.getRegionIterArgs(), carried))
-        if (stream)
-          tokenStream[argument] = *stream;
+      bind(loop.getRegionIterArgs(), carried);
       if (failed(runBlock(**body)))
         return failure();
-      if (failed(carry((*body)->getTerminator(), carried)))
+      Operation *yield = (*body)->getTerminator();
+      if (failed(collect(yield, yield->getOperands(), carried)))
         return failure();
     }
-    for (auto [result, stream] : llvm::zip(loop.getResults(), carried))
-      if (stream)
-        tokenStream[result] = *stream;
+    bind(loop.getResults(), carried);
     return success();
   }
 
-  /// Reads the streams of the tokens `terminator` yields into `carried`.
-  LogicalResult carry(Operation *terminator,
-                      SmallVectorImpl<std::optional<unsigned>> &carried) {
-    carried.clear();
-    for (Value yielded : terminator->getOperands()) {
-      if (!isa<gpu::AsyncTokenType>(yielded.getType())) {
-        carried.push_back(std::nullopt);
-        continue;
-      }
-      FailureOr<unsigned> stream = streamOf(terminator, yielded);
-      if (failed(stream))
+  /// The before region runs, and its scf.condition decides: the after region
+  /// runs twice (or, for a condition known false, not at all) with the before
+  /// region again after each run, or not at all, as for an scf.for.
+  LogicalResult runWhile(scf::WhileOp loop) {
+    FailureOr<Block *> before = singleBlock(loop.getBefore());
+    if (failed(before))
+      return failure();
+    FailureOr<Block *> after = singleBlock(loop.getAfter());
+    if (failed(after))
+      return failure();
+    if (!*before || !*after)
+      return success();
+    scf::ConditionOp condition = loop.getConditionOp();
+    std::optional<int64_t> known =
+        getConstantIntValue(condition.getCondition());
+    unsigned trips = known && *known == 0 ? 0 : unknownTrips(loop);
+
+    SmallVector<Carried> carried;
+    if (failed(collect(loop, loop.getInits(), carried)))
+      return failure();
+    for (unsigned trip = 0;; ++trip) {
+      bind(loop.getBeforeArguments(), carried);
+      if (failed(runBlock(**before)))
         return failure();
-      carried.push_back(*stream);
+      if (failed(collect(condition, condition.getArgs(), carried)))
+        return failure();
+      if (trip == trips)
+        break;
+      bind(loop.getAfterArguments(), carried);
+      if (failed(runBlock(**after)))
+        return failure();
+      scf::YieldOp yield = loop.getYieldOp();
+      if (failed(collect(yield, yield.getOperands(), carried)))
+        return failure();
     }
+    bind(loop.getResults(), carried);
     return success();
   }
 
   LogicalResult runIf(scf::IfOp branch) {
     Region &taken =
         choose(2) == 0 ? branch.getThenRegion() : branch.getElseRegion();
-    FailureOr<Block *> body = singleBlock(taken);
-    if (failed(body))
-      return failure();
-    if (!*body)
-      return success();
-    return runYieldingBlock(**body, branch->getResults());
+    return runYieldingRegion(taken, branch->getResults());
+  }
+
+  /// A switch on a known index takes its case; otherwise every case (and the
+  /// default) is a choice.
+  LogicalResult runIndexSwitch(scf::IndexSwitchOp cases) {
+    ArrayRef<int64_t> values = cases.getCases();
+    unsigned index = 0;
+    if (std::optional<int64_t> known = getConstantIntValue(cases.getArg()))
+      index = std::distance(values.begin(), llvm::find(values, *known));
+    else
+      index = choose(values.size() + 1);
+    Region &taken = index == values.size() ? cases.getDefaultRegion()
+                                           : cases.getCaseRegions()[index];
+    return runYieldingRegion(taken, cases->getResults());
   }
 
   LogicalResult runExecuteRegion(scf::ExecuteRegionOp region) {
-    FailureOr<Block *> body = singleBlock(region.getRegion());
+    return runYieldingRegion(region.getRegion(), region->getResults());
+  }
+
+  /// Runs the single block of `region` and binds `results` to what its
+  /// terminator yields.
+  LogicalResult runYieldingRegion(Region &region, ResultRange results) {
+    FailureOr<Block *> body = singleBlock(region);
     if (failed(body))
       return failure();
     if (!*body)
       return success();
-    return runYieldingBlock(**body, region->getResults());
-  }
-
-  LogicalResult runYieldingBlock(Block &body, ResultRange results) {
-    if (failed(runBlock(body)))
+    if (failed(runBlock(**body)))
       return failure();
-    SmallVector<std::optional<unsigned>> carried;
-    if (failed(carry(body.getTerminator(), carried)))
+    Operation *terminator = (*body)->getTerminator();
+    SmallVector<Carried> carried;
+    if (failed(collect(terminator, terminator->getOperands(), carried)))
       return failure();
-    for (auto [result, stream] : llvm::zip(results, carried))
-      if (stream)
-        tokenStream[result] = *stream;
+    bind(results, carried);
     return success();
   }
 
@@ -621,10 +709,17 @@ private:
   // Device ops
   //===--------------------------------------------------------------------===//
 
+  /// The buffer `value` holds now: views resolve to what they view, and an
+  /// iter_arg or a region result to the buffer bound to it in this trace.
+  /// Anything else is its own root (an unknown one may alias everything).
   Buffer bufferOf(Value value) {
+    Value root = resolveRoot(value);
+    auto bound = memrefBinding.find(root);
+    if (bound != memrefBinding.end())
+      return bound->second;
     Buffer buffer;
-    buffer.root = resolveRoot(value);
-    buffer.instance = bufferInstance.lookup(buffer.root);
+    buffer.root = root;
+    buffer.instance = bufferInstance.lookup(root);
     return buffer;
   }
 
@@ -771,6 +866,17 @@ private:
     }
     if (!node.accesses.empty())
       addHostNode(std::move(node));
+  }
+
+  /// `gpu.host_register` and `gpu.host_unregister` declare no memory
+  /// effects. Pinning changes how its operand's buffer may be used (a copy
+  /// from it may be in flight), not other buffers: each is a host write of
+  /// its operand's buffer only.
+  void runPinning(Operation *op) {
+    Node node;
+    node.op = op;
+    node.accesses.push_back({bufferOf(op->getOperand(0)), true});
+    addHostNode(std::move(node));
   }
 
   LogicalResult runReturn() {
@@ -967,6 +1073,9 @@ private:
   DenseMap<std::pair<Operation *, unsigned>, unsigned> currentEvent;
   DenseMap<Value, unsigned> tokenStream;
   DenseMap<Value, unsigned> bufferInstance;
+  /// The buffer each block argument or region result of an unfolded region
+  /// op holds now (bound like tokens, to what flows into it).
+  DenseMap<Value, Buffer> memrefBinding;
   DenseMap<Operation *, unsigned> loopTrips;
   std::optional<unsigned> lastHost;
   unsigned returnNode = 0;

@@ -88,28 +88,27 @@ func.func @wait_on_branch_result(%a: memref<16xf32>, %b: memref<16xf32>, %c: i1)
 
 // Tests that gpu work inside a region op the checker cannot unfold is
 // refused, and that the same region op holding only host work is not.
-func.func @while_loop(%a: memref<16xf32>, %b: memref<16xf32>, %c: i1) {
-  // expected-error @+1 {{'scf.while' op holds gpu work in a region --vyre-verify-gpu-streams cannot unfold (only scf.for, scf.if and scf.execute_region)}}
-  scf.while : () -> () {
-    scf.condition(%c)
-  } do {
+func.func @parallel_loop(%a: memref<16xf32>, %b: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.parallel' op holds gpu work in a region --vyre-verify-gpu-streams cannot unfold (only scf.for, scf.while, scf.if, scf.index_switch and scf.execute_region)}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %s = gpu.wait async
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
     gpu.wait [%t]
-    scf.yield
+    scf.reduce
   }
   return
 }
-func.func @host_while_loop(%a: memref<16xf32>, %b: memref<16xf32>, %c: i1, %x: f32) {
+func.func @host_parallel_loop(%a: memref<16xf32>, %b: memref<16xf32>, %n: index, %x: f32) {
   %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %s = gpu.wait async
   %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   gpu.wait [%t]
-  scf.while : () -> () {
-    scf.condition(%c)
-  } do {
-    memref.store %x, %a[%c0] : memref<16xf32>
-    scf.yield
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    memref.store %x, %a[%i] : memref<16xf32>
+    scf.reduce
   }
   return
 }

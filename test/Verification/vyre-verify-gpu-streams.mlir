@@ -473,3 +473,281 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that a memref carried through scf.for iter_args holds the buffer
+// yielded by the previous iteration, and the loop result the buffer of the
+// last one (the initial buffer when the loop does not run): freeing the
+// carried-in buffer and yielding the new one is right, freeing the new one
+// and yielding it (next function) uses a freed buffer in the next iteration.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @rw(%a: memref<16xf32>, %b: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %a[%i] : memref<16xf32>
+      memref.store %v, %b[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @carried_buffer(%h: memref<16xf32> {llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s0 = gpu.wait async
+    %a0, %t0 = gpu.alloc async [%s0] () : memref<16xf32>
+    gpu.wait [%t0]
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a0) -> (memref<16xf32>) {
+      %s = gpu.wait async
+      %b, %tb = gpu.alloc async [%s] () : memref<16xf32>
+      %tc = gpu.memcpy async [%tb] %b, %h : memref<16xf32>, memref<16xf32>
+      %tl = gpu.launch_func async [%tc] @k::@rw blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<16xf32>, %b : memref<16xf32>)
+      %td = gpu.dealloc async [%tl] %x : memref<16xf32>
+      gpu.wait [%td]
+      scf.yield %b : memref<16xf32>
+    }
+    %s1 = gpu.wait async
+    %t1 = gpu.dealloc async [%s1] %r : memref<16xf32>
+    gpu.wait [%t1]
+    return
+  }
+  func.func @carried_freed_buffer(%h: memref<16xf32> {llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s0 = gpu.wait async
+    %a0, %t0 = gpu.alloc async [%s0] () : memref<16xf32>
+    gpu.wait [%t0]
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a0) -> (memref<16xf32>) {
+      %s = gpu.wait async
+      %b, %tb = gpu.alloc async [%s] () : memref<16xf32>
+      %tc = gpu.memcpy async [%tb] %b, %h : memref<16xf32>, memref<16xf32>
+      // expected-error @+1 {{uses a buffer after its 'gpu.dealloc'}}
+      %tl = gpu.launch_func async [%tc] @k::@rw blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<16xf32>, %b : memref<16xf32>)
+      // expected-note @+1 {{the dealloc}}
+      %td = gpu.dealloc async [%tl] %b : memref<16xf32>
+      gpu.wait [%td]
+      scf.yield %b : memref<16xf32>
+    }
+    %s1 = gpu.wait async
+    %t1 = gpu.dealloc async [%s1] %a0 : memref<16xf32>
+    gpu.wait [%t1]
+    return
+  }
+}
+
+// -----
+
+// Tests that a buffer carried through scf.while follows the yields, and a
+// view of the carried value the buffer it holds: a kernel left running on one
+// stream across iterations writes %y while the before region loads a view of
+// %x, which is right while each keeps its buffer, and races once the after
+// region swaps them (next function).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @while_kept(%a: memref<16xf32> {llvm.noalias}, %b: memref<16xf32> {llvm.noalias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %s = gpu.wait async
+    %r:2 = scf.while (%x = %a, %y = %b) : (memref<16xf32>, memref<16xf32>) -> (memref<16xf32>, memref<16xf32>) {
+      %xv = memref.cast %x : memref<16xf32> to memref<?xf32>
+      %v = memref.load %xv[%c0] : memref<?xf32>
+      %go = arith.cmpf ogt, %v, %zero : f32
+      scf.condition(%go) %x, %y : memref<16xf32>, memref<16xf32>
+    } do {
+    ^bb0(%x: memref<16xf32>, %y: memref<16xf32>):
+      %k = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<16xf32>)
+      scf.yield %x, %y : memref<16xf32>, memref<16xf32>
+    }
+    gpu.wait [%s]
+    return
+  }
+  func.func @while_swapped(%a: memref<16xf32> {llvm.noalias}, %b: memref<16xf32> {llvm.noalias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %s = gpu.wait async
+    %r:2 = scf.while (%x = %a, %y = %b) : (memref<16xf32>, memref<16xf32>) -> (memref<16xf32>, memref<16xf32>) {
+      %xv = memref.cast %x : memref<16xf32> to memref<?xf32>
+      // expected-error @+1 {{race on argument #1: 'memref.load' and the earlier 'gpu.launch_func' are not ordered}}
+      %v = memref.load %xv[%c0] : memref<?xf32>
+      %go = arith.cmpf ogt, %v, %zero : f32
+      scf.condition(%go) %x, %y : memref<16xf32>, memref<16xf32>
+    } do {
+    ^bb0(%x: memref<16xf32>, %y: memref<16xf32>):
+      // expected-note @+1 {{the earlier op}}
+      %k = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<16xf32>)
+      scf.yield %y, %x : memref<16xf32>, memref<16xf32>
+    }
+    gpu.wait [%s]
+    return
+  }
+}
+
+// -----
+
+// Tests that scf.if and scf.execute_region results hold the buffer their
+// taken branch yields: a kernel writing the chosen buffer runs beside a copy
+// into a third buffer, and races with a copy into one of the buffers the
+// branch may choose (next function).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @chosen_apart(%h: memref<16xf32> {llvm.noalias}, %c: i1) {
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %a, %ta = gpu.alloc async [%s] () : memref<16xf32>
+    %b, %tb = gpu.alloc async [%ta] () : memref<16xf32>
+    %e, %te = gpu.alloc async [%tb] () : memref<16xf32>
+    gpu.wait [%te]
+    %m = scf.if %c -> (memref<16xf32>) {
+      scf.yield %a : memref<16xf32>
+    } else {
+      %v = scf.execute_region -> memref<16xf32> {
+        %w = memref.cast %b : memref<16xf32> to memref<16xf32>
+        scf.yield %w : memref<16xf32>
+      }
+      scf.yield %v : memref<16xf32>
+    }
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    %k = gpu.launch_func async [%s1] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32>)
+    %cp = gpu.memcpy async [%s2] %e, %h : memref<16xf32>, memref<16xf32>
+    gpu.wait [%k, %cp]
+    return
+  }
+  func.func @chosen_together(%h: memref<16xf32> {llvm.noalias}, %c: i1) {
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %a, %ta = gpu.alloc async [%s] () : memref<16xf32>
+    %b, %tb = gpu.alloc async [%ta] () : memref<16xf32>
+    gpu.wait [%tb]
+    %m = scf.if %c -> (memref<16xf32>) {
+      scf.yield %a : memref<16xf32>
+    } else {
+      %v = scf.execute_region -> memref<16xf32> {
+        %w = memref.cast %b : memref<16xf32> to memref<16xf32>
+        scf.yield %w : memref<16xf32>
+      }
+      scf.yield %v : memref<16xf32>
+    }
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    // expected-note @+1 {{the earlier op}}
+    %k = gpu.launch_func async [%s1] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32>)
+    // expected-error @+1 {{race on the buffer of 'gpu.alloc': 'gpu.memcpy' and the earlier 'gpu.launch_func' are not ordered}}
+    %cp = gpu.memcpy async [%s2] %b, %h : memref<16xf32>, memref<16xf32>
+    gpu.wait [%k, %cp]
+    return
+  }
+}
+
+// -----
+
+// Tests that every case of an scf.index_switch runs in some trace: a case
+// that leaves its kernel unwaited leaves it running at the return and its
+// stream alive; with every case waiting (next function) all is done.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @switch_all_wait(%d: memref<16xf32>, %i: index) {
+    %c1 = arith.constant 1 : index
+    scf.index_switch %i
+    case 0 {
+      %s = gpu.wait async
+      %k = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+      gpu.wait [%k]
+      scf.yield
+    }
+    default {
+      scf.yield
+    }
+    return
+  }
+  func.func @switch_case_unwaited(%d: memref<16xf32>, %i: index) {
+    %c1 = arith.constant 1 : index
+    scf.index_switch %i
+    case 0 {
+      %s = gpu.wait async
+      %k = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+      gpu.wait [%k]
+      scf.yield
+    }
+    case 3 {
+      // expected-error @+1 {{creates a stream that is still alive at the return}}
+      %s = gpu.wait async
+      // expected-error @+1 {{may still be running at the return}}
+      %k = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+      scf.yield
+    }
+    default {
+      scf.yield
+    }
+    // expected-note @+2 {{the return}}
+    // expected-note @+1 {{the stream is still alive at this return}}
+    return
+  }
+}
+
+// -----
+
+// Tests that gpu.host_register and gpu.host_unregister touch only their
+// operand's buffer: unpinning an unrelated buffer while a kernel is in flight
+// is fine, unpinning the host source of a copy in flight (next function) is a
+// race.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @unpin_other(%h: memref<16xf32> {llvm.noalias}, %hb: memref<16xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %u = memref.cast %h : memref<16xf32> to memref<*xf32>
+    gpu.host_register %u : memref<*xf32>
+    %s = gpu.wait async
+    %d, %ta = gpu.alloc async [%s] () : memref<16xf32>
+    %e, %tb = gpu.alloc async [%ta] () : memref<16xf32>
+    %tc = gpu.memcpy async [%tb] %d, %h : memref<16xf32>, memref<16xf32>
+    gpu.wait [%tc]
+    %s2 = gpu.wait async
+    %k = gpu.launch_func async [%s2] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%e : memref<16xf32>)
+    %ub = memref.cast %hb : memref<16xf32> to memref<*xf32>
+    gpu.host_unregister %ub : memref<*xf32>
+    gpu.wait [%k]
+    return
+  }
+  func.func @unpin_in_flight(%h: memref<16xf32> {llvm.noalias}) {
+    %u = memref.cast %h : memref<16xf32> to memref<*xf32>
+    gpu.host_register %u : memref<*xf32>
+    %s = gpu.wait async
+    %d, %ta = gpu.alloc async [%s] () : memref<16xf32>
+    // expected-note @+1 {{the earlier op}}
+    %tc = gpu.memcpy async [%ta] %d, %h : memref<16xf32>, memref<16xf32>
+    // expected-error @+1 {{race on argument #0: 'gpu.host_unregister' and the earlier 'gpu.memcpy' are not ordered}}
+    gpu.host_unregister %u : memref<*xf32>
+    gpu.wait [%tc]
+    return
+  }
+}

@@ -50,8 +50,10 @@ def VerifyGPUStreams : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
       each token.
 
     The function is unfolded into a trace (each `scf.for` body twice, or not
-    at all when its trip count is unknown; each combination of `scf.if`
-    branches, up to `max-traces` traces), and happens-before is built over it from host
+    at all when its trip count is unknown; each `scf.while` likewise; each
+    combination of `scf.if` branches and `scf.index_switch` cases, up to
+    `max-traces` traces; tokens and memrefs followed through iter_args, yields
+    and results), and happens-before is built over it from host
     program order, enqueue order, stream order, event edges and blocking
     waits. Kernel argument accesses come from the kernel bodies. Reported as
     errors: races (two accesses to a buffer, one a write, unordered), device
