@@ -9,11 +9,14 @@
 #include "vyre/Verification/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 
@@ -31,6 +34,8 @@ MLIRContext &context() {
   static std::unique_ptr<MLIRContext> instance = [] {
     DialectRegistry registry;
     vyre::registerVyreDialects(registry);
+    // Generated programs store through pointers.
+    registry.insert<LLVM::LLVMDialect>();
     auto context = std::make_unique<MLIRContext>(registry);
     context->loadAllAvailableDialects();
     context->disableMultithreading();
@@ -48,6 +53,23 @@ MLIRContext &context() {
 bool isAsync(Operation *op) {
   return isa<vyre::CopyH2DAsyncOp, vyre::RecordOp, vyre::WaitOp,
              vyre::SyncOp>(op);
+}
+
+/// Whether every function of `module` is sequential vyre code without gpu
+/// host ops of its own (other than pinning): then whatever the passes make of
+/// it is theirs alone, and must pass the gpu-level referee.
+bool isSequentialVyreOnly(ModuleOp module) {
+  WalkResult found = module.walk([](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (isAsync(op))
+      return WalkResult::interrupt();
+    if (isa<gpu::GPUDialect>(op->getDialect()) &&
+        !isa<gpu::HostRegisterOp, gpu::HostUnregisterOp>(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !found.wasInterrupted();
 }
 
 } // namespace
@@ -88,6 +110,8 @@ static void checkOnThisThread(StringRef program) {
       checked.push_back(function.getSymNameAttr());
   }
 
+  bool sequentialVyreOnly = isSequentialVyreOnly(*module);
+
   PassManager overlap(&ctx);
   overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopies());
   if (failed(overlap.run(*module)))
@@ -109,6 +133,25 @@ static void checkOnThisThread(StringRef program) {
   PassManager lower(&ctx);
   lower.addPass(vyre::createConvertVyreToGPU());
   // The lowering may refuse what it cannot lower, with a diagnostic.
-  if (failed(lower.run(*module)) && errors.empty())
-    fail("--convert-vyre-to-gpu failed without a diagnostic", errors, program);
+  if (failed(lower.run(*module))) {
+    if (errors.empty())
+      fail("--convert-vyre-to-gpu failed without a diagnostic", errors,
+           program);
+    return;
+  }
+
+  // What runs: the lowered, canonicalized program must pass the gpu-level
+  // referee, unless it has more branch and trip-count combinations than the
+  // referee checks.
+  if (!sequentialVyreOnly)
+    return;
+  errors.clear();
+  PassManager run(&ctx);
+  run.addPass(createCanonicalizerPass());
+  run.addPass(createCSEPass());
+  run.addPass(vyre::createVerifyGPUStreams());
+  if (failed(run.run(*module)) &&
+      !StringRef(errors).contains("combinations of scf.if branches"))
+    fail("the lowered program fails --vyre-verify-gpu-streams", errors,
+         program);
 }
