@@ -194,6 +194,16 @@ private:
           if (!llvm::is_contained(quiesce, streamOf.lookup(tail)))
             quiesce.push_back(streamOf.lookup(tail));
       });
+      // Inside a region, no token lives across a nested region op either.
+      // Once control flow is lowered to blocks, two branches whose last
+      // blocks differ only in the token they wait on get merged by upstream's
+      // rewrite driver into one block taking the token as a block argument,
+      // and gpu-to-llvm takes a token it cannot trace to a stream creation
+      // for an event: it would destroy the stream as an event, and leak it.
+      if (!isa<FunctionOpInterface>(op->getParentOp()))
+        for (unsigned stream : blockStreams)
+          if (!llvm::is_contained(quiesce, stream))
+            quiesce.push_back(stream);
       destroyStreams(quiesce, op->getLoc(), state);
     } else if (sequential && state.main && mayTouchMemory(op)) {
       destroyStreams({streamOf.lookup(state.main)}, op->getLoc(), state);
