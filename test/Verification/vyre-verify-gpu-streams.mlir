@@ -751,3 +751,99 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that a kernel's summary comes from its parameters, however many
+// workgroup attributions follow them among its entry block's arguments: the
+// kernel writes its second parameter, so a host load of that buffer races
+// with it, and after a wait (next function) it does not.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @w(%a: memref<16xf32>, %b: memref<16xf32>)
+        workgroup(%s0: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s1: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s2: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s3: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s4: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s5: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s6: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s7: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s8: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s9: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s10: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s11: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s12: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s13: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s14: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s15: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s16: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s17: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s18: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s19: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s20: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s21: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s22: memref<4xf32, #gpu.address_space<workgroup>>,
+                  %s23: memref<4xf32, #gpu.address_space<workgroup>>)
+        kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %a[%i] : memref<16xf32>
+      memref.store %v, %b[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @attributions_race(%x: memref<16xf32> {llvm.noalias}, %y: memref<16xf32> {llvm.noalias}) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    // expected-note @+1 {{the earlier op}}
+    %t = gpu.launch_func async [%s] @k::@w blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<16xf32>, %y : memref<16xf32>)
+    // expected-error @+1 {{race on argument #1: 'memref.load' and the earlier 'gpu.launch_func' are not ordered}}
+    %v = memref.load %y[%c0] : memref<16xf32>
+    gpu.wait [%t]
+    return %v : f32
+  }
+  func.func @attributions_waited(%x: memref<16xf32> {llvm.noalias}, %y: memref<16xf32> {llvm.noalias}) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %t = gpu.launch_func async [%s] @k::@w blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<16xf32>, %y : memref<16xf32>)
+    gpu.wait [%t]
+    %v = memref.load %y[%c0] : memref<16xf32>
+    return %v : f32
+  }
+}
+
+// -----
+
+// Tests that a host store through a pointer may write any buffer: it races
+// with a copy still reading the buffer the pointer came from; after the wait
+// (next function) it does not.
+module attributes {gpu.container_module} {
+  func.func @pointer_store_race(%h: memref<16xf32> {llvm.noalias}, %v: f32) {
+    %s = gpu.wait async
+    %d, %ta = gpu.alloc async [%s] () : memref<16xf32>
+    // expected-note @+1 {{the earlier op}}
+    %tc = gpu.memcpy async [%ta] %d, %h : memref<16xf32>, memref<16xf32>
+    %address = memref.extract_aligned_pointer_as_index %h : memref<16xf32> -> index
+    %integer = arith.index_cast %address : index to i64
+    %pointer = llvm.inttoptr %integer : i64 to !llvm.ptr
+    // expected-error @+1 {{race on}}
+    llvm.store %v, %pointer : f32, !llvm.ptr
+    %tf = gpu.dealloc async [%tc] %d : memref<16xf32>
+    gpu.wait [%tf]
+    return
+  }
+  func.func @pointer_store_waited(%h: memref<16xf32> {llvm.noalias}, %v: f32) {
+    %s = gpu.wait async
+    %d, %ta = gpu.alloc async [%s] () : memref<16xf32>
+    %tc = gpu.memcpy async [%ta] %d, %h : memref<16xf32>, memref<16xf32>
+    %tf = gpu.dealloc async [%tc] %d : memref<16xf32>
+    gpu.wait [%tf]
+    %address = memref.extract_aligned_pointer_as_index %h : memref<16xf32> -> index
+    %integer = arith.index_cast %address : index to i64
+    %pointer = llvm.inttoptr %integer : i64 to !llvm.ptr
+    llvm.store %v, %pointer : f32, !llvm.ptr
+    return
+  }
+}
