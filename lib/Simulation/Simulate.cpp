@@ -1,6 +1,6 @@
 //===- Simulate.cpp - A schedule simulator for vyre -------------*- C++ -*-===//
 //
-// --vyre-simulate: runs a function on a model of the GPU's engines and
+// --vyre-simulate: runs each function on a model of the GPU's engines and
 // streams, in the order the host issues ops, and reports the makespan against
 // the serial time and the lower bound.
 //
@@ -15,6 +15,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
@@ -51,7 +52,22 @@ struct Span {
   EngineKind engine;
   unsigned engineIndex;
   double start, end;
+  /// What the trace shows of the op: its kernel, the buffer it writes or
+  /// reads on the device, its bytes, its source location.
+  llvm::json::Object args;
 };
+
+/// The source position of `op`, as text.
+static std::string describeLocation(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    op->getLoc().print(os);
+  return text;
+}
 
 class Simulator {
 public:
@@ -82,18 +98,16 @@ public:
        << llvm::format("%.1f", sumD2H) << " us, kernels "
        << llvm::format("%.1f", sumKernels) << " us, longest path "
        << llvm::format("%.1f", longestPath) << " us)";
-    function.emitRemark() << text;
+    // At the function's location, not on the op: a remark on an op prints
+    // the whole function after it.
+    emitRemark(function.getLoc()) << text;
     return success();
   }
 
-  /// Writes the spans as Chrome trace events.
-  LogicalResult writeTrace(StringRef path) {
-    std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
-    if (!file)
-      return function.emitError("cannot write the trace '")
-             << path << "': " << error;
-    llvm::json::Array events;
+  /// Adds the spans as Chrome trace events to `events`: the function's
+  /// streams as process `pid`, its engines as process `pid + 1`.
+  void appendTrace(llvm::json::Array &events, int pid) {
+    std::string prefix = ("@" + function.getSymName() + " ").str();
     auto engineName = [](EngineKind kind) {
       switch (kind) {
       case EngineKind::Compute:
@@ -110,45 +124,40 @@ public:
     for (const Span &span : spans) {
       streams.insert(span.stream);
       engines.insert({int(span.engine), span.engineIndex});
-      auto add = [&](int pid, int64_t tid) {
-        events.push_back(llvm::json::Object{{"name", span.name},
-                                            {"ph", "X"},
-                                            {"pid", pid},
-                                            {"tid", tid},
-                                            {"ts", span.start},
-                                            {"dur", span.end - span.start}});
+      auto add = [&](int process, int64_t tid) {
+        events.push_back(llvm::json::Object{
+            {"name", span.name},
+            {"ph", "X"},
+            {"pid", process},
+            {"tid", tid},
+            {"ts", span.start},
+            {"dur", span.end - span.start},
+            {"args", llvm::json::Object(span.args)}});
       };
-      add(1, span.stream);
-      add(2, int64_t(span.engine) * 100 + span.engineIndex);
+      add(pid, span.stream);
+      add(pid + 1, int64_t(span.engine) * 100 + span.engineIndex);
     }
-    auto name = [&](int pid, int64_t tid, std::string text) {
+    auto name = [&](int process, int64_t tid, std::string text) {
       events.push_back(llvm::json::Object{
           {"name", "thread_name"},
           {"ph", "M"},
-          {"pid", pid},
+          {"pid", process},
           {"tid", tid},
           {"args", llvm::json::Object{{"name", std::move(text)}}}});
     };
     events.push_back(llvm::json::Object{
-        {"name", "process_name"}, {"ph", "M"}, {"pid", 1},
-        {"args", llvm::json::Object{{"name", "streams"}}}});
+        {"name", "process_name"}, {"ph", "M"}, {"pid", pid},
+        {"args", llvm::json::Object{{"name", prefix + "streams"}}}});
     events.push_back(llvm::json::Object{
-        {"name", "process_name"}, {"ph", "M"}, {"pid", 2},
-        {"args", llvm::json::Object{{"name", "engines"}}}});
+        {"name", "process_name"}, {"ph", "M"}, {"pid", pid + 1},
+        {"args", llvm::json::Object{{"name", prefix + "engines"}}}});
     for (int64_t stream : streams)
-      name(1, stream,
+      name(pid, stream,
            stream == 0 ? "main stream" : "side stream " + std::to_string(stream));
     for (auto [kind, index] : engines)
-      name(2, int64_t(kind) * 100 + index,
+      name(pid + 1, int64_t(kind) * 100 + index,
            std::string(engineName(EngineKind(kind))) + " " +
                std::to_string(index));
-    file->os() << llvm::formatv(
-        "{0:2}", llvm::json::Value(llvm::json::Object{
-                     {"traceEvents", std::move(events)},
-                     {"displayTimeUnit", "ns"}}));
-    file->os() << "\n";
-    file->keep();
-    return success();
   }
 
 private:
@@ -274,14 +283,31 @@ private:
     return ready;
   }
 
+  /// The size in memory of one element of type `type`, by the data layout
+  /// in scope at `op`, for the types that have one (integers, floats, index,
+  /// complex numbers and fixed-size vectors of them).
+  static std::optional<uint64_t> getElementBytes(Type type, Operation *op) {
+    if (auto vector = dyn_cast<VectorType>(type);
+        vector && vector.isScalable())
+      return std::nullopt;
+    if (!isa<IntegerType, FloatType, IndexType, ComplexType, VectorType>(type))
+      return std::nullopt;
+    return DataLayout::closest(op).getTypeSize(type).getFixedValue();
+  }
+
   FailureOr<double> copyTime(Operation *copy, Value deviceEnd, bool toDevice) {
     auto type = cast<MemRefType>(deviceEnd.getType());
     if (!type.hasStaticShape())
       return copy->emitOpError("copies a buffer of dynamic size "
                                "(")
              << type << "), which --vyre-simulate cannot time";
-    double bytes = double(type.getNumElements()) *
-                   double(type.getElementTypeBitWidth()) / 8.0;
+    std::optional<uint64_t> elementBytes =
+        getElementBytes(type.getElementType(), copy);
+    if (!elementBytes)
+      return copy->emitOpError("copies elements of type ")
+             << type.getElementType()
+             << ", whose size --vyre-simulate does not know";
+    double bytes = double(type.getNumElements()) * double(*elementBytes);
     double gbps = toDevice ? model.h2dGBps : model.d2hGBps;
     double micros = model.copyLatencyUs + bytes / (gbps * 1e3);
     (toDevice ? sumH2D : sumD2H) += micros;
@@ -300,8 +326,47 @@ private:
     streamFree[stream] = end;
     lastEnd = end;
     spans.push_back({op->getName().getStringRef().str(), stream, kind,
-                     unsigned(engine - free.begin()), start, end});
+                     unsigned(engine - free.begin()), start, end,
+                     describeForTrace(op)});
     noteDependencies(op, duration);
+  }
+
+  /// The details of `op` that its trace event carries.
+  llvm::json::Object describeForTrace(Operation *op) {
+    llvm::json::Object args{{"location", describeLocation(op)}};
+    auto slotOf = [&](Value buffer) -> std::string {
+      if (std::optional<unsigned> slot = slots.getSlotNumber(
+              SlotAccessAnalysis::resolveRoot(buffer)))
+        return "slot " + std::to_string(*slot);
+      return "host buffer";
+    };
+    auto copyArgs = [&](Value device, Value host) {
+      args["buffer"] = slotOf(device);
+      args["host buffer"] = slotOf(host);
+      auto type = cast<MemRefType>(device.getType());
+      if (std::optional<uint64_t> bytes =
+              getElementBytes(type.getElementType(), op);
+          bytes && type.hasStaticShape())
+        args["bytes"] = int64_t(*bytes * type.getNumElements());
+    };
+    TypeSwitch<Operation *>(op)
+        .Case([&](DispatchOp dispatch) {
+          std::string kernel;
+          llvm::raw_string_ostream os(kernel);
+          os << dispatch.getKernel();
+          args["kernel"] = kernel;
+          llvm::json::Array buffers;
+          for (Value operand : dispatch.getKernelOperands())
+            if (isa<BaseMemRefType>(operand.getType()))
+              buffers.push_back(slotOf(operand));
+          args["buffers"] = std::move(buffers);
+        })
+        .Case([&](CopyH2DOp copy) { copyArgs(copy.getTarget(), copy.getSource()); })
+        .Case([&](CopyH2DAsyncOp copy) {
+          copyArgs(copy.getTarget(), copy.getSource());
+        })
+        .Case([&](CopyD2HOp copy) { copyArgs(copy.getSource(), copy.getTarget()); });
+    return args;
   }
 
   /// The longest chain of conflicting accesses, in program order: each op
@@ -360,23 +425,54 @@ struct SimulatePass : public vyre::impl::SimulateBase<SimulatePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    func::FuncOp function = getOperation();
+    ModuleOp module = getOperation();
     markAllAnalysesPreserved();
-    if (function.isExternal())
-      return;
     if (h2dGBps <= 0 || d2hGBps <= 0) {
-      function.emitOpError("cannot run --vyre-simulate with a bandwidth of "
-                           "0 GB/s or less");
+      module.emitOpError("cannot run --vyre-simulate with a bandwidth of "
+                         "0 GB/s or less");
       return signalPassFailure();
     }
     EngineModel model{computeEngines, h2dEngines,    d2hEngines,
                       h2dGBps,        d2hGBps,       copyLatencyUs,
                       defaultKernelUs, defaultTripCount};
-    Simulator simulator(function, getAnalysis<SlotAccessAnalysis>(), model);
-    if (failed(simulator.run()))
+    // Every function with a body, each on its own model of the device; the
+    // trace holds them all, two processes (streams, engines) per function.
+    llvm::json::Array events;
+    int pid = 1;
+    bool clean = true;
+    module.walk([&](func::FuncOp function) {
+      if (function.isExternal())
+        return;
+      Simulator simulator(
+          function, getChildAnalysis<SlotAccessAnalysis>(function), model);
+      if (failed(simulator.run())) {
+        clean = false;
+        return;
+      }
+      simulator.appendTrace(events, pid);
+      pid += 2;
+    });
+    if (!clean)
       return signalPassFailure();
-    if (!tracePath.empty() && failed(simulator.writeTrace(tracePath)))
+    if (!tracePath.empty() && failed(writeTrace(module, std::move(events))))
       return signalPassFailure();
+  }
+
+  /// Writes `events` to the trace file, as Chrome trace-event JSON.
+  LogicalResult writeTrace(ModuleOp module, llvm::json::Array events) {
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(tracePath, &error);
+    if (!file)
+      return module.emitError("cannot write the trace '")
+             << tracePath << "': " << error;
+    file->os() << llvm::formatv(
+        "{0:2}", llvm::json::Value(llvm::json::Object{
+                     {"traceEvents", std::move(events)},
+                     {"displayTimeUnit", "ns"}}));
+    file->os() << "\n";
+    file->keep();
+    return success();
   }
 };
 

@@ -4,6 +4,8 @@
 // RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --vyre-simulate="h2d-gbps=110 copy-latency-us=0 default-kernel-us=50" 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTIONS
 // RUN: vyre-opt %vyre_src/examples/copy_then_unrelated_kernel.mlir --overlap-copies --vyre-simulate="trace=%t.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
+// RUN: vyre-opt %S/Inputs/two-functions.mlir --vyre-simulate="trace=%t.two.json" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --input-file=%t.two.json --check-prefix=TWO
 
 // Tests the runtime policy's example: a 100 us copy (5.5 MB at 55 GB/s, plus
 // 2 us of latency) and a 200 us kernel beside it take 302 us in order; with
@@ -31,6 +33,17 @@ func.func @policy_example(%host: memref<1375000xf32> {vyre.pinned, llvm.noalias}
 // TRACE-DAG: "name": "H2D copy engine 0"
 // TRACE-DAG: "name": "vyre.copy_h2d_async"
 // TRACE-DAG: "ph": "X"
+// Tests that a trace keeps the events of every function, and that each event
+// names its kernel, slots, bytes and source location.
+// TWO-DAG: "name": "@first streams"
+// TWO-DAG: "name": "@first engines"
+// TWO-DAG: "name": "@second streams"
+// TWO-DAG: "name": "@second engines"
+// TWO-DAG: "kernel": "@k::@first_kernel"
+// TWO-DAG: "kernel": "@k::@second_kernel"
+// TWO-DAG: "bytes": 4096
+// TWO-DAG: "buffer": "slot 1"
+// TWO-DAG: "location": "{{.*}}two-functions.mlir:10:5"
 
 // -----
 
@@ -114,5 +127,36 @@ func.func @unstructured(%h: memref<16xf32>, %c: i1) {
   ^b:
     scf.yield
   }
+  return
+}
+
+// -----
+
+// Tests that copies of elements without a bit width of their own are timed by
+// their size in memory: 4 indices (32 bytes) and 4 vectors of 4 floats (64
+// bytes), each about 2.0 us with the default copy latency.
+gpu.module @k {
+  func.func private @kernel(%x: memref<4xindex>, %y: memref<4xvector<4xf32>>) attributes {gpu.kernel}
+}
+// expected-remark @+1 {{makespan 14.0 us, serial 14.0 us, bound 12.0 us (H2D copies 4.0 us, D2H copies 0.0 us, kernels 10.0 us, longest path 12.0 us)}}
+func.func @element_sizes(%h: memref<4xindex> {vyre.pinned, llvm.noalias},
+                         %v: memref<4xvector<4xf32>> {vyre.pinned, llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<4xindex>
+  %b = vyre.alloc : memref<4xvector<4xf32>>
+  vyre.copy_h2d %h to %a : memref<4xindex> to memref<4xindex>
+  vyre.copy_h2d %v to %b : memref<4xvector<4xf32>> to memref<4xvector<4xf32>>
+  vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %b : memref<4xindex>, memref<4xvector<4xf32>>) access [read, read]
+  return
+}
+
+// -----
+
+// Tests that a copy of elements whose size is unknown (here memrefs) is an
+// error naming the type, not a crash.
+func.func @unknown_element_size(%h: memref<4xmemref<2xf32>> {vyre.pinned, llvm.noalias}) {
+  %a = vyre.alloc : memref<4xmemref<2xf32>>
+  // expected-error @+1 {{'vyre.copy_h2d' op copies elements of type 'memref<2xf32>', whose size --vyre-simulate does not know}}
+  vyre.copy_h2d %h to %a : memref<4xmemref<2xf32>> to memref<4xmemref<2xf32>>
   return
 }

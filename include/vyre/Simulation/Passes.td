@@ -5,11 +5,11 @@
 
 include "mlir/Pass/PassBase.td"
 
-def Simulate : Pass<"vyre-simulate", "::mlir::func::FuncOp"> {
+def Simulate : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
   let summary = "Simulate a vyre schedule on a model of the GPU's engines";
   let description = [{
-    Runs a function's schedule on an engine model and reports, as a remark on
-    the function, the makespan, the serial time (every copy and kernel one
+    Runs each function's schedule on an engine model and reports, as a remark
+    at the function, the makespan, the serial time (every copy and kernel one
     after another) and the lower bound max(sum of H2D copies, sum of D2H
     copies, sum of kernels, longest dependency path).
 
@@ -24,8 +24,11 @@ def Simulate : Pass<"vyre-simulate", "::mlir::func::FuncOp"> {
     `default-trip-count`), and `scf.if` its constant branch (or the then
     branch).
 
-    With `trace=FILE` it writes a Chrome trace-event JSON (one track per
-    stream and per engine) that opens in Perfetto or chrome://tracing.
+    Every function of the module is simulated on its own. With `trace=FILE`
+    it writes one Chrome trace-event JSON for them all (per function, one
+    track per stream and per engine; each event names its kernel, the slots
+    it touches, its bytes and its source location) that opens in Perfetto or
+    chrome://tracing.
 
     IR it does not understand (vyre ops in other region ops, a token it
     cannot resolve, a copy of a dynamically sized buffer, a negative cost) is
