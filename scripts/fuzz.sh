@@ -42,11 +42,12 @@ head -c 64 /dev/urandom > "$work/corpus-structured/random-seed"
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allow_user_poisoning=0:use_sigaltstack=0
 for target in mlir structured; do
-  seeds=
-  [[ $target == mlir ]] && seeds=$work/seeds-mlir
+  seeds= dict=
+  [[ $target == mlir ]] && seeds=$work/seeds-mlir &&
+    dict=-dict=$root/tools/vyre-fuzz/mlir.dict
   echo "=== vyre-fuzz-$target for ${seconds}s"
   "$build/bin/vyre-fuzz-$target" "$work/corpus-$target" $seeds \
-    -max_total_time="$seconds" -max_len=8192 -timeout=20 \
+    -max_total_time="$seconds" -max_len=8192 -timeout=20 $dict \
     -artifact_prefix="$work/crashes/$target-" -print_final_stats=1 2>&1 |
     grep -a -E "^#[0-9]+.*(DONE|pulse)|stat::|ERROR|SUMMARY|vyre-fuzz:" | tail -12
 done

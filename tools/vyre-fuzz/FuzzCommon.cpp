@@ -5,6 +5,7 @@
 #include "vyre/Conversion/Passes.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 #include "vyre/InitVyre.h"
+#include "vyre/Simulation/Passes.h"
 #include "vyre/Transforms/Passes.h"
 #include "vyre/Verification/Passes.h"
 
@@ -127,6 +128,13 @@ static void checkOnThisThread(StringRef program) {
     if (failed(verify.run(function)) &&
         StringRef(errors).contains("race on"))
       fail("--overlap-copies produced a race", errors, program);
+  }
+
+  // The simulator takes any schedule: it may refuse one, never crash.
+  {
+    PassManager simulate(&ctx);
+    simulate.addPass(vyre::createSimulate());
+    (void)simulate.run(*module);
   }
 
   errors.clear();
