@@ -9,7 +9,11 @@ and the previous activation, writing the next), and every 16th layer copies a
 result back. Buffers are reused round-robin, so copies meet write-after-read
 hazards on older kernels as in real weight streaming.
 
-Usage: generate.py N > out.mlir
+With --gpu, the same program in the upstream gpu dialect, as a compiler that
+targets it writes it before `--gpu-async-region`: `gpu.alloc`, synchronous
+`gpu.memcpy` both ways, `gpu.launch_func` and the same op count and mix.
+
+Usage: generate.py N [--gpu] > out.mlir
 """
 
 import sys
@@ -21,6 +25,7 @@ KERNELS = 16
 
 def main():
     target = int(sys.argv[1])
+    gpu = "--gpu" in sys.argv[2:]
     out = sys.stdout
     w = out.write
     w("module attributes {gpu.container_module} {\n")
@@ -43,7 +48,10 @@ def main():
     w("    %c256 = arith.constant 256 : index\n")
     ops = 3
     for b in range(POOL):
-        w(f"    %d{b} = vyre.alloc : memref<1024xf32>\n")
+        if gpu:
+            w(f"    %d{b} = gpu.alloc () : memref<1024xf32>\n")
+        else:
+            w(f"    %d{b} = vyre.alloc : memref<1024xf32>\n")
         ops += 1
     ty = "memref<1024xf32>"
     layer = 0
@@ -52,17 +60,29 @@ def main():
         act_in = (3 * layer + 1) % POOL
         act_out = (3 * layer + 2) % POOL
         host = layer % HOSTS
-        w(f"    vyre.copy_h2d %h{host} to %d{weights} : {ty} to {ty}\n")
+        if gpu:
+            w(f"    gpu.memcpy %d{weights}, %h{host} : {ty}, {ty}\n")
+        else:
+            w(f"    vyre.copy_h2d %h{host} to %d{weights} : {ty} to {ty}\n")
         ops += 1
         for j in range(3):
             k = (layer * 3 + j) % KERNELS
-            w(f"    vyre.dispatch @kernels::@k{k} blocks(%c4, %c1, %c1) "
-              f"threads(%c256, %c1, %c1) args(%d{weights}, %d{act_in}, "
-              f"%d{act_out} : {ty}, {ty}, {ty})\n")
+            if gpu:
+                w(f"    gpu.launch_func @kernels::@k{k} blocks in (%c4, %c1, "
+                  f"%c1) threads in (%c256, %c1, %c1) args(%d{weights} : {ty}, "
+                  f"%d{act_in} : {ty}, %d{act_out} : {ty})\n")
+            else:
+                w(f"    vyre.dispatch @kernels::@k{k} blocks(%c4, %c1, %c1) "
+                  f"threads(%c256, %c1, %c1) args(%d{weights}, %d{act_in}, "
+                  f"%d{act_out} : {ty}, {ty}, {ty})\n")
             ops += 1
         if layer % 16 == 15:
-            w(f"    vyre.copy_d2h %d{act_out} to %h{(host + 1) % HOSTS} : "
-              f"{ty} to {ty}\n")
+            if gpu:
+                w(f"    gpu.memcpy %h{(host + 1) % HOSTS}, %d{act_out} : "
+                  f"{ty}, {ty}\n")
+            else:
+                w(f"    vyre.copy_d2h %d{act_out} to %h{(host + 1) % HOSTS} : "
+                  f"{ty} to {ty}\n")
             ops += 1
         layer += 1
     w("    return\n  }\n}\n")
