@@ -34,7 +34,7 @@ for n in 10000 100000 1000000; do
       "$work/input.mlir" --overlap-copies --mlir-timing -o /dev/null \
       2> "$work/report"
     parses+=("$(awk '$NF == "Parser" {print $1}' "$work/report")")
-    passes+=("$(awk '$NF == "OverlapCopies" {print $1}' "$work/report")")
+    passes+=("$(awk '$NF == "OverlapCopiesPass" {print $1}' "$work/report")")
     prints+=("$(awk '$NF == "Output" {print $1}' "$work/report")")
     vyre_mem+=("$(tail -1 "$work/mem")")
     /usr/bin/time -f %M -o "$work/mem" "$mlir_opt" "$work/input.gpu.mlir" \

@@ -16,20 +16,20 @@ using namespace mlir;
 void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
                                   const VyreToGPUPipelineOptions &options) {
   // Schedule the copies, function by function (in parallel).
-  OverlapCopiesOptions overlap;
+  OverlapCopiesPassOptions overlap;
   overlap.hoist = options.hoist;
   overlap.sideStreams = options.sideStreams;
-  pm.addNestedPass<func::FuncOp>(createOverlapCopies(overlap));
+  pm.addNestedPass<func::FuncOp>(createOverlapCopiesPass(overlap));
   if (options.verify)
-    pm.addNestedPass<func::FuncOp>(createVerifySchedule());
+    pm.addNestedPass<func::FuncOp>(createVerifySchedulePass());
   // Streams and tokens become gpu async token chains.
-  pm.addPass(createConvertVyreToGPU());
+  pm.addPass(createConvertVyreToGPUPass());
   // Tidy up; the lowering's output is stable under both.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // What upstream will run: race-free, every stream and event freed.
   if (options.verify)
-    pm.addPass(createVerifyGPUStreams());
+    pm.addPass(createVerifyGPUStreamsPass());
 }
 
 void vyre::registerVyreToGPUPipeline() {

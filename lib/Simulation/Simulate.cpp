@@ -28,7 +28,7 @@
 #include <vector>
 
 namespace mlir::vyre {
-#define GEN_PASS_DEF_SIMULATE
+#define GEN_PASS_DEF_SIMULATEPASS
 #include "vyre/Simulation/Passes.h.inc"
 } // namespace mlir::vyre
 
@@ -421,7 +421,7 @@ private:
   DenseMap<unsigned, double> lastWriteEnd, lastReadEnd;
 };
 
-struct SimulatePass : public vyre::impl::SimulateBase<SimulatePass> {
+struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -36,7 +36,7 @@
 #include <deque>
 
 namespace mlir::vyre {
-#define GEN_PASS_DEF_OVERLAPCOPIES
+#define GEN_PASS_DEF_OVERLAPCOPIESPASS
 #include "vyre/Transforms/Passes.h.inc"
 } // namespace mlir::vyre
 
@@ -1046,7 +1046,7 @@ private:
 };
 
 struct OverlapCopiesPass
-    : public vyre::impl::OverlapCopiesBase<OverlapCopiesPass> {
+    : public vyre::impl::OverlapCopiesPassBase<OverlapCopiesPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -36,7 +36,7 @@
 #include <tuple>
 
 namespace mlir::vyre {
-#define GEN_PASS_DEF_VERIFYGPUSTREAMS
+#define GEN_PASS_DEF_VERIFYGPUSTREAMSPASS
 #include "vyre/Verification/Passes.h.inc"
 } // namespace mlir::vyre
 
@@ -1090,7 +1090,7 @@ private:
 };
 
 struct VerifyGPUStreamsPass
-    : public vyre::impl::VerifyGPUStreamsBase<VerifyGPUStreamsPass> {
+    : public vyre::impl::VerifyGPUStreamsPassBase<VerifyGPUStreamsPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -29,7 +29,7 @@
 #include <tuple>
 
 namespace mlir::vyre {
-#define GEN_PASS_DEF_VERIFYSCHEDULE
+#define GEN_PASS_DEF_VERIFYSCHEDULEPASS
 #include "vyre/Verification/Passes.h.inc"
 } // namespace mlir::vyre
 
@@ -479,7 +479,7 @@ private:
 };
 
 struct VerifySchedulePass
-    : public vyre::impl::VerifyScheduleBase<VerifySchedulePass> {
+    : public vyre::impl::VerifySchedulePassBase<VerifySchedulePass> {
   using Base::Base;
 
   void runOnOperation() override {

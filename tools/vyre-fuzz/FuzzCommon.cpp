@@ -114,7 +114,7 @@ static void checkOnThisThread(StringRef program) {
   bool sequentialVyreOnly = isSequentialVyreOnly(*module);
 
   PassManager overlap(&ctx);
-  overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopies());
+  overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass());
   if (failed(overlap.run(*module)))
     fail("--overlap-copies failed on valid IR", errors, program);
 
@@ -124,7 +124,7 @@ static void checkOnThisThread(StringRef program) {
       continue;
     errors.clear();
     PassManager verify(&ctx, func::FuncOp::getOperationName());
-    verify.addPass(vyre::createVerifySchedule());
+    verify.addPass(vyre::createVerifySchedulePass());
     if (failed(verify.run(function)) &&
         StringRef(errors).contains("race on"))
       fail("--overlap-copies produced a race", errors, program);
@@ -133,13 +133,13 @@ static void checkOnThisThread(StringRef program) {
   // The simulator takes any schedule: it may refuse one, never crash.
   {
     PassManager simulate(&ctx);
-    simulate.addPass(vyre::createSimulate());
+    simulate.addPass(vyre::createSimulatePass());
     (void)simulate.run(*module);
   }
 
   errors.clear();
   PassManager lower(&ctx);
-  lower.addPass(vyre::createConvertVyreToGPU());
+  lower.addPass(vyre::createConvertVyreToGPUPass());
   // The lowering may refuse what it cannot lower, with a diagnostic.
   if (failed(lower.run(*module))) {
     if (errors.empty())
@@ -157,7 +157,7 @@ static void checkOnThisThread(StringRef program) {
   PassManager run(&ctx);
   run.addPass(createCanonicalizerPass());
   run.addPass(createCSEPass());
-  run.addPass(vyre::createVerifyGPUStreams());
+  run.addPass(vyre::createVerifyGPUStreamsPass());
   if (failed(run.run(*module)) &&
       !StringRef(errors).contains("combinations of scf.if branches"))
     fail("the lowered program fails --vyre-verify-gpu-streams", errors,

@@ -74,9 +74,9 @@ struct Outcome {
 
 /// The gpu-level referee, checking up to kMaxTraces traces.
 std::unique_ptr<Pass> createGPUReferee() {
-  vyre::VerifyGPUStreamsOptions options;
+  vyre::VerifyGPUStreamsPassOptions options;
   options.maxTraces = kMaxTraces;
-  return vyre::createVerifyGPUStreams(options);
+  return vyre::createVerifyGPUStreamsPass(options);
 }
 
 /// Whether `log` reports a program with more traces than the referee checks.
@@ -145,7 +145,7 @@ Outcome runBuild(MLIRContext &context, ModuleOp input, PassManager &pm,
 /// meaning.
 Outcome checkSerial(MLIRContext &context, ModuleOp input, bool toLLVM) {
   PassManager pm(&context);
-  pm.addPass(vyre::createConvertVyreToGPU());
+  pm.addPass(vyre::createConvertVyreToGPUPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createGPUReferee());
@@ -160,11 +160,11 @@ Outcome checkSerial(MLIRContext &context, ModuleOp input, bool toLLVM) {
 Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
                         unsigned sideStreams, bool toLLVM) {
   PassManager pm(&context);
-  vyre::OverlapCopiesOptions overlap;
+  vyre::OverlapCopiesPassOptions overlap;
   overlap.sideStreams = sideStreams;
-  pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopies(overlap));
-  pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedule());
-  pm.addPass(vyre::createConvertVyreToGPU());
+  pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass(overlap));
+  pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedulePass());
+  pm.addPass(vyre::createConvertVyreToGPUPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createGPUReferee());

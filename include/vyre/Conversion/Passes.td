@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ConvertVyreToGPU : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
+def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lower vyre host programs to asynchronous gpu dialect ops";
   let description = [{
     Lowers every vyre op to the upstream `gpu` dialect, so that upstream

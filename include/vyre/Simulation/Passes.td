@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def Simulate : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
+def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
   let summary = "Simulate a vyre schedule on a model of the GPU's engines";
   let description = [{
     Runs each function's schedule on an engine model and reports, as a remark

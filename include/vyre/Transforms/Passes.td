@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def OverlapCopies : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
+def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
   let summary = "Run host-to-device copies on side streams, waiting only where "
                 "the verdict is Serialize";
   let description = [{

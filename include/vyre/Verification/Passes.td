@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def VerifySchedule : Pass<"vyre-verify-schedule", "::mlir::func::FuncOp"> {
+def VerifySchedulePass : Pass<"vyre-verify-schedule", "::mlir::func::FuncOp"> {
   let summary = "Check a vyre schedule for races against the input order";
   let description = [{
     Checks vyre IR, sequential or asynchronous, against the correctness
@@ -33,7 +33,7 @@ def VerifySchedule : Pass<"vyre-verify-schedule", "::mlir::func::FuncOp"> {
   }];
 }
 
-def VerifyGPUStreams : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
+def VerifyGPUStreamsPass : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
   let summary = "Check async gpu-dialect host code as gpu-to-llvm runs it";
   let description = [{
     Checks every host function of the module (any async `gpu` dialect IR,

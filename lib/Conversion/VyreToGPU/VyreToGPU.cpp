@@ -52,7 +52,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::vyre {
-#define GEN_PASS_DEF_CONVERTVYRETOGPU
+#define GEN_PASS_DEF_CONVERTVYRETOGPUPASS
 #include "vyre/Conversion/Passes.h.inc"
 } // namespace mlir::vyre
 
@@ -584,7 +584,7 @@ private:
 };
 
 struct ConvertVyreToGPUPass
-    : public vyre::impl::ConvertVyreToGPUBase<ConvertVyreToGPUPass> {
+    : public vyre::impl::ConvertVyreToGPUPassBase<ConvertVyreToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -3,12 +3,12 @@
 
 // Tests that verify=true runs both referees where they belong: the schedule's
 // after --overlap-copies, the gpu dialect's at the end.
-// PASSES: IR Dump After OverlapCopies
-// PASSES: IR Dump After VerifySchedule
-// PASSES: IR Dump After ConvertVyreToGPU
+// PASSES: IR Dump After OverlapCopiesPass
+// PASSES: IR Dump After VerifySchedulePass
+// PASSES: IR Dump After ConvertVyreToGPUPass
 // PASSES: IR Dump After Canonicalizer
 // PASSES: IR Dump After CSE
-// PASSES: IR Dump After VerifyGPUStreams
+// PASSES: IR Dump After VerifyGPUStreamsPass
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     %i = gpu.thread_id x

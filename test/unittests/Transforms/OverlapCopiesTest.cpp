@@ -90,7 +90,7 @@ TEST_F(OverlapCopiesTest, KeepsAnalysesOnlyWhereNothingChanged) {
   PassManager pm(&context);
   OpPassManager &functions = pm.nest<func::FuncOp>();
   functions.addPass(std::make_unique<ComputeAnalysisPass>());
-  functions.addPass(createOverlapCopies());
+  functions.addPass(createOverlapCopiesPass());
   functions.addPass(std::make_unique<RecordCachedPass>(cached));
   ASSERT_TRUE(succeeded(pm.run(*module)));
   EXPECT_TRUE(cached.lookup("without_copies"));
@@ -100,10 +100,10 @@ TEST_F(OverlapCopiesTest, KeepsAnalysesOnlyWhereNothingChanged) {
 TEST_F(OverlapCopiesTest, TakesItsOptionsFromCpp) {
   ASSERT_TRUE(module);
   PassManager pm(&context);
-  OverlapCopiesOptions options;
+  OverlapCopiesPassOptions options;
   options.sideStreams = 2;
   options.hoist = false;
-  pm.nest<func::FuncOp>().addPass(createOverlapCopies(options));
+  pm.nest<func::FuncOp>().addPass(createOverlapCopiesPass(options));
   ASSERT_TRUE(succeeded(pm.run(*module)));
 
   SmallVector<CopyH2DAsyncOp> copies(
@@ -120,9 +120,9 @@ TEST_F(OverlapCopiesTest, TakesItsOptionsFromCpp) {
 TEST_F(OverlapCopiesTest, RejectsZeroSideStreams) {
   ASSERT_TRUE(module);
   PassManager pm(&context);
-  OverlapCopiesOptions options;
+  OverlapCopiesPassOptions options;
   options.sideStreams = 0;
-  pm.nest<func::FuncOp>().addPass(createOverlapCopies(options));
+  pm.nest<func::FuncOp>().addPass(createOverlapCopiesPass(options));
   std::string message;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
     message = diagnostic.str();
