@@ -16,6 +16,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
@@ -54,6 +56,42 @@ MLIRContext &context() {
 bool isAsync(Operation *op) {
   return isa<vyre::CopyH2DAsyncOp, vyre::RecordOp, vyre::WaitOp,
              vyre::SyncOp>(op);
+}
+
+/// Whether `module` uses a device buffer after freeing it, or may free it
+/// twice (a free in a loop of a buffer allocated outside it): a fault of the
+/// input that the gpu-level referee reports in any lowering of it.
+bool usesBufferAfterFree(ModuleOp module) {
+  WalkResult found = module.walk([](vyre::DeallocOp dealloc) {
+    Value root = dealloc.getMemref();
+    while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+      root = view.getViewSource();
+    Operation *definer = root.getDefiningOp();
+    if (!definer)
+      definer = root.getParentBlock()->getParentOp();
+    for (Operation *loop = dealloc->getParentOp(); loop;
+         loop = loop->getParentOp()) {
+      if (loop->isAncestor(definer))
+        break;
+      if (isa<LoopLikeOpInterface>(loop))
+        return WalkResult::interrupt();
+    }
+    // Every use of the buffer or a view of it, after the free.
+    SmallVector<Value> values{root};
+    while (!values.empty()) {
+      Value value = values.pop_back_val();
+      for (Operation *user : value.getUsers()) {
+        if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+            view && view.getViewSource() == value)
+          values.push_back(view.getViewDest());
+        Operation *inBlock = dealloc->getBlock()->findAncestorOpInBlock(*user);
+        if (user != dealloc && inBlock && dealloc->isBeforeInBlock(inBlock))
+          return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
 }
 
 /// Whether every function of `module` is sequential vyre code without gpu
@@ -111,7 +149,8 @@ static void checkOnThisThread(StringRef program) {
       checked.push_back(function.getSymNameAttr());
   }
 
-  bool sequentialVyreOnly = isSequentialVyreOnly(*module);
+  bool sequentialVyreOnly =
+      isSequentialVyreOnly(*module) && !usesBufferAfterFree(*module);
 
   PassManager overlap(&ctx);
   overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass());
