@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 for example in examples/*.mlir; do
-  echo "=== vyre-opt $example --overlap-copies --remarks-filter=overlap-copies"
-  "$build/bin/vyre-opt" "$example" --overlap-copies \
+  echo "=== vyre-opt $example --vyre-kernel-access --overlap-copies --remarks-filter=overlap-copies"
+  "$build/bin/vyre-opt" "$example" --vyre-kernel-access --overlap-copies \
     --remarks-filter=overlap-copies 2>&1
 done

@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 min() { python3 -c "import sys; print(min(float(x) for x in sys.argv[1:]))" "$@"; }
 
 echo "# $0 $build"
-echo "# vyre-opt FILE --overlap-copies --mlir-timing against"
+echo "# vyre-opt FILE --vyre-kernel-access --overlap-copies --mlir-timing against"
 echo "# $mlir_opt FILE.gpu --gpu-async-region --mlir-timing (wall seconds and peak MiB, best of 3)"
 printf "%9s %9s %9s %9s %10s %12s %12s %10s %10s %9s\n" "ops" "parse s" \
   "pass s" "print s" "pass/parse" "upstream s" "pass/upstr" "vyre MiB" \
@@ -31,10 +31,10 @@ for n in 10000 100000 1000000; do
   parses=() passes=() prints=() upstreams=() vyre_mem=() upstream_mem=()
   for _ in 1 2 3; do
     /usr/bin/time -f %M -o "$work/mem" "$build/bin/vyre-opt" \
-      "$work/input.mlir" --overlap-copies --mlir-timing -o /dev/null \
+      "$work/input.mlir" --vyre-kernel-access --overlap-copies --mlir-timing -o /dev/null \
       2> "$work/report"
     parses+=("$(awk '$NF == "Parser" {print $1}' "$work/report")")
-    passes+=("$(awk '$NF == "OverlapCopiesPass" {print $1}' "$work/report")")
+    passes+=("$(awk '$NF == "OverlapCopiesPass" || $NF == "KernelAccessPass" {sum += $1} END {print sum}' "$work/report")")
     prints+=("$(awk '$NF == "Output" {print $1}' "$work/report")")
     vyre_mem+=("$(tail -1 "$work/mem")")
     /usr/bin/time -f %M -o "$work/mem" "$mlir_opt" "$work/input.gpu.mlir" \

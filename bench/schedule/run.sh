@@ -24,12 +24,12 @@ printf "%-22s %10s %10s %10s %10s %10s %7s %7s %7s %7s\n" workload serial \
   runtime coarse overlap bound "ser/b" "run/b" "coa/b" "ovl/b"
 for workload in "$root"/bench/workloads/*.mlir; do
   name=$(basename "$workload" .mlir)
-  serial=$("$opt" "$workload" --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+  serial=$("$opt" "$workload" --vyre-kernel-access --vyre-verify-schedule $simulate -o /dev/null 2>&1)
   runtime=$("$peers" --policy=runtime "$workload" |
-            "$opt" --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+            "$opt" --vyre-kernel-access --vyre-verify-schedule $simulate -o /dev/null 2>&1)
   coarse=$("$peers" --policy=coarse "$workload" |
-           "$opt" --vyre-verify-schedule $simulate -o /dev/null 2>&1)
-  overlap=$("$opt" "$workload" --overlap-copies --vyre-verify-schedule \
+           "$opt" --vyre-kernel-access --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+  overlap=$("$opt" "$workload" --vyre-kernel-access --overlap-copies --vyre-verify-schedule \
             $simulate -o /dev/null 2>&1)
   b=$(bound <<<"$serial")
   python3 - "$name" "$(makespan <<<"$serial")" "$(makespan <<<"$runtime")" \

@@ -8,6 +8,8 @@
 
 #include "vyre/Analysis/KernelAccess.h"
 
+#include "vyre/Dialect/Vyre/IR/VyreDialect.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -28,8 +30,42 @@ ArgumentAccess ArgumentAccess::fromKind(AccessKind kind) {
     return {false, true};
   case AccessKind::ReadWrite:
     return readWrite();
+  case AccessKind::None:
+    return {};
   }
   llvm_unreachable("unknown access kind");
+}
+
+AccessKind ArgumentAccess::toKind() const {
+  if (read && write)
+    return AccessKind::ReadWrite;
+  if (write)
+    return AccessKind::Write;
+  return read ? AccessKind::Read : AccessKind::None;
+}
+
+std::optional<SmallVector<ArgumentAccess>>
+mlir::vyre::getKernelAccessSummary(Operation *kernel) {
+  auto kinds = kernel->getAttrOfType<ArrayAttr>(
+      VyreDialect::getKernelAccessAttrName());
+  if (!kinds)
+    return std::nullopt;
+  SmallVector<ArgumentAccess> accesses;
+  for (Attribute kind : kinds)
+    accesses.push_back(
+        ArgumentAccess::fromKind(cast<AccessKindAttr>(kind).getValue()));
+  return accesses;
+}
+
+void mlir::vyre::setKernelAccessSummary(Operation *kernel,
+                                        ArrayRef<ArgumentAccess> accesses) {
+  MLIRContext *context = kernel->getContext();
+  SmallVector<Attribute> kinds = llvm::map_to_vector(
+      accesses, [&](ArgumentAccess access) -> Attribute {
+        return AccessKindAttr::get(context, access.toKind());
+      });
+  kernel->setAttr(VyreDialect::getKernelAccessAttrName(),
+                  ArrayAttr::get(context, kinds));
 }
 
 /// Ops that read a memref's metadata (its shape), neither its contents nor

@@ -8,7 +8,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::vyre;
@@ -47,12 +46,14 @@ static void addBufferAccess(SideAccess &side, Value buffer, bool isWrite,
 /// Adds a device-side access through `buffer`. A function argument may be a
 /// slot and host memory at once, so an access to an argument is a slot access
 /// and, if a write, a host write too. A root that is not a slot is host memory
-/// at a copy's host end (`hostEnd`), and may be any slot at its device end.
-static void addDeviceAccess(SideAccess &device, Value buffer, bool isWrite,
-                            bool hostEnd, const SlotAccessAnalysis &slots) {
-  Value root = SlotAccessAnalysis::resolveRoot(buffer);
+/// where the op says the buffer is host memory, and may be any slot where it
+/// says device memory.
+static void addDeviceAccess(SideAccess &device, const BufferAccess &access,
+                            const SlotAccessAnalysis &slots) {
+  Value root = SlotAccessAnalysis::resolveRoot(access.buffer);
+  bool isWrite = access.isWrite();
   if (!slots.getSlotNumber(root)) {
-    if (!hostEnd)
+    if (access.space == BufferSpace::Device)
       device.slots.merge(AccessSummary::unknown());
     else if (isWrite)
       device.hostWrites.insert(root);
@@ -66,6 +67,39 @@ static void addDeviceAccess(SideAccess &device, Value buffer, bool isWrite,
   }
   if (isWrite && isa<BlockArgument>(root))
     device.hostWrites.insert(root);
+}
+
+/// The footprint of a kernel launch, from its summary. A function argument
+/// may be host memory too (unified memory, or an argument that aliases a host
+/// buffer): a kernel writing it writes that host buffer.
+static OpFootprint computeLaunchFootprint(Operation *launch,
+                                          const SlotAccessAnalysis &slots) {
+  OpFootprint footprint;
+  const AccessSummary &summary = slots.getSummary(launch);
+  footprint.device.slots.merge(summary);
+  footprint.numKernels = 1;
+  if (summary.isUnknown()) {
+    footprint.device.anyHostWrite = true;
+    return footprint;
+  }
+  for (unsigned slot : summary.getWrites())
+    if (isa<BlockArgument>(slots.getSlots()[slot]))
+      footprint.device.hostWrites.insert(slots.getSlots()[slot]);
+  return footprint;
+}
+
+/// The footprint of a stream op, from what it says it accesses.
+static OpFootprint computeStreamOpFootprint(StreamOpInterface op,
+                                            const SlotAccessAnalysis &slots) {
+  if (op.getLaunchedKernel())
+    return computeLaunchFootprint(op, slots);
+  OpFootprint footprint;
+  SmallVector<BufferAccess> accesses;
+  op.getBufferAccesses(accesses);
+  for (const BufferAccess &access : accesses)
+    if (access.effect != BufferEffect::Allocate)
+      addDeviceAccess(footprint.device, access, slots);
+  return footprint;
 }
 
 /// The footprint of a non-vyre op without regions, from its declared memory
@@ -109,57 +143,23 @@ static OpFootprint computeHostOpFootprint(Operation *op,
 /// The footprint of `op` itself, not counting ops nested in its regions.
 static OpFootprint computeOwnFootprint(Operation *op,
                                        const SlotAccessAnalysis &slots) {
-  OpFootprint footprint;
-  TypeSwitch<Operation *>(op)
-      .Case([&](DispatchOp dispatch) {
-        const AccessSummary &summary = slots.getSummary(dispatch);
-        footprint.device.slots.merge(summary);
-        footprint.numKernels = 1;
-        // A function argument may be host memory too (unified memory, or an
-        // argument that aliases a host buffer): a kernel writing it writes
-        // that host buffer.
-        if (summary.isUnknown()) {
-          footprint.device.anyHostWrite = true;
-          return;
-        }
-        for (unsigned slot : summary.getWrites())
-          if (isa<BlockArgument>(slots.getSlots()[slot]))
-            footprint.device.hostWrites.insert(slots.getSlots()[slot]);
-      })
-      .Case([&](CopyH2DOp copy) {
-        addDeviceAccess(footprint.device, copy.getSource(), false, true, slots);
-        addDeviceAccess(footprint.device, copy.getTarget(), true, false, slots);
-      })
-      .Case([&](CopyH2DAsyncOp copy) {
-        addDeviceAccess(footprint.device, copy.getSource(), false, true, slots);
-        addDeviceAccess(footprint.device, copy.getTarget(), true, false, slots);
-      })
-      .Case([&](CopyD2HOp copy) {
-        addDeviceAccess(footprint.device, copy.getSource(), false, false,
-                        slots);
-        addDeviceAccess(footprint.device, copy.getTarget(), true, true, slots);
-      })
-      .Case([&](DeallocOp dealloc) {
-        addDeviceAccess(footprint.device, dealloc.getMemref(), true, false,
-                        slots);
-      })
-      .Case<AllocOp, RecordOp, WaitOp, SyncOp>([](Operation *) {})
-      // Pinning a host buffer declares no effects; keep it ordered against
-      // the buffer's other uses as if it wrote it.
-      .Case<gpu::HostRegisterOp, gpu::HostUnregisterOp>([&](Operation *pin) {
-        footprint.host.hostWrites.insert(
-            SlotAccessAnalysis::resolveRoot(pin->getOperand(0)));
-      })
-      .Default([&](Operation *other) {
-        // Ops with regions are judged by what is inside them, as long as
-        // their own effects are those of their bodies.
-        if (other->getNumRegions() != 0 &&
-            other->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
-            !isa<CallOpInterface>(other))
-          return;
-        footprint = computeHostOpFootprint(other, slots);
-      });
-  return footprint;
+  if (auto streamOp = dyn_cast<StreamOpInterface>(op))
+    return computeStreamOpFootprint(streamOp, slots);
+  // Pinning a host buffer declares no effects; keep it ordered against the
+  // buffer's other uses as if it wrote it.
+  if (isa<gpu::HostRegisterOp, gpu::HostUnregisterOp>(op)) {
+    OpFootprint footprint;
+    footprint.host.hostWrites.insert(
+        SlotAccessAnalysis::resolveRoot(op->getOperand(0)));
+    return footprint;
+  }
+  // Ops with regions are judged by what is inside them, as long as their own
+  // effects are those of their bodies.
+  if (op->getNumRegions() != 0 &&
+      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+      !isa<CallOpInterface>(op))
+    return OpFootprint();
+  return computeHostOpFootprint(op, slots);
 }
 
 OpFootprint mlir::vyre::computeOpFootprint(Operation *op,

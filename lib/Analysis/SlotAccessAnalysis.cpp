@@ -15,9 +15,11 @@ static constexpr StringLiteral kNoAliasAttrName = "llvm.noalias";
 SlotAccessAnalysis::SlotAccessAnalysis(Operation *op) {
   collectSlots(op);
   computeAliasing(op);
-  op->walk([&](DispatchOp dispatch) {
-    summaryIndex.try_emplace(dispatch, summaries.size());
-    summaries.push_back(summarize(dispatch));
+  op->walk([&](StreamOpInterface launch) {
+    if (!launch.getLaunchedKernel())
+      return;
+    summaryIndex.try_emplace(launch, summaries.size());
+    summaries.push_back(summarize(launch));
   });
 }
 
@@ -105,46 +107,72 @@ bool SlotAccessAnalysis::mayAlias(unsigned lhs, unsigned rhs) const {
   return aliasing[lhs].test(rhs);
 }
 
-const AccessSummary &SlotAccessAnalysis::getSummary(DispatchOp dispatch) const {
+const AccessSummary &SlotAccessAnalysis::getSummary(Operation *launch) const {
   static const AccessSummary unknownSummary = AccessSummary::unknown();
-  auto it = summaryIndex.find(dispatch);
+  auto it = summaryIndex.find(launch);
   return it == summaryIndex.end() ? unknownSummary : summaries[it->second];
 }
 
-const KernelAccess *SlotAccessAnalysis::getKernelAccess(Operation *kernel) const {
-  auto it = kernelAccesses.find(kernel);
-  return it == kernelAccesses.end() ? nullptr : it->second.get();
+const SlotAccessAnalysis::KernelInfo &
+SlotAccessAnalysis::lookupKernel(StreamOpInterface launch) {
+  SymbolRefAttr symbol = launch.getLaunchedKernel();
+  auto [it, isNew] = kernels.try_emplace(symbol);
+  if (!isNew)
+    return it->second;
+  KernelInfo &info = it->second;
+  Operation *callee = symbolTables.lookupNearestSymbolFrom(launch, symbol);
+  auto function = dyn_cast_or_null<FunctionOpInterface>(callee);
+  if (!function)
+    return info;
+  info.resolved = true;
+  info.hasBody = !function.isExternal();
+  info.summary = getKernelAccessSummary(callee);
+  if (info.summary && info.summary->size() != function.getNumArguments())
+    info.summary.reset();
+  if (info.hasBody && !info.summary)
+    unsummarizedKernels.push_back(symbol);
+  return info;
 }
 
-AccessSummary SlotAccessAnalysis::summarize(DispatchOp dispatch) {
-  auto [cached, isNewSymbol] =
-      kernelAccessBySymbol.try_emplace(dispatch.getKernel(), nullptr);
-  if (isNewSymbol) {
-    if (Operation *callee = symbolTables.lookupNearestSymbolFrom(
-            dispatch, dispatch.getKernel())) {
-      std::unique_ptr<KernelAccess> &access = kernelAccesses[callee];
-      if (!access)
-        access = std::make_unique<KernelAccess>(computeKernelAccess(callee));
-      cached->second = access.get();
-    }
+/// What `launch` declares for each kernel argument; std::nullopt where it
+/// assumes (declares nothing).
+static SmallVector<std::optional<ArgumentAccess>>
+getDeclaredAccesses(StreamOpInterface launch) {
+  SmallVector<std::optional<ArgumentAccess>> declared(
+      launch.getKernelArguments().size(), ArgumentAccess());
+  SmallVector<BufferAccess> accesses;
+  launch.getBufferAccesses(accesses);
+  for (const BufferAccess &access : accesses) {
+    if (!access.kernelArgument || *access.kernelArgument >= declared.size())
+      continue;
+    std::optional<ArgumentAccess> &argument = declared[*access.kernelArgument];
+    if (access.assumed)
+      argument.reset();
+    else if (argument)
+      *argument |=
+          ArgumentAccess{access.effect == BufferEffect::Read, access.isWrite()};
   }
-  const KernelAccess *kernel = cached->second;
+  return declared;
+}
 
+AccessSummary SlotAccessAnalysis::summarize(StreamOpInterface launch) {
+  const KernelInfo &kernel = lookupKernel(launch);
+  SmallVector<std::optional<ArgumentAccess>> declared =
+      getDeclaredAccesses(launch);
   AccessSummary summary;
-  for (auto [index, operand] : llvm::enumerate(dispatch.getKernelOperands())) {
+  for (auto [index, operand] : llvm::enumerate(launch.getKernelArguments())) {
     if (!isa<BaseMemRefType>(operand.getType()))
       continue;
-    std::optional<AccessKind> declared = dispatch.getDeclaredAccess(index);
-    // The body decides where there is one, and a declared access can only add
-    // to it; without a body the declaration decides; with neither, or an
-    // unresolved callee, the kernel may read and write the argument.
+    // The kernel's summary decides, widened by what the launch declares.
+    // Without one, a bodiless kernel does what its launch declares; a kernel
+    // with a body, or one that does not resolve, may do anything.
     ArgumentAccess access = ArgumentAccess::readWrite();
-    if (kernel && kernel->fromBody && index < kernel->arguments.size()) {
-      access = kernel->arguments[index];
-      if (declared)
-        access |= ArgumentAccess::fromKind(*declared);
-    } else if (kernel && declared) {
-      access = ArgumentAccess::fromKind(*declared);
+    if (kernel.summary) {
+      access = (*kernel.summary)[index];
+      if (declared[index])
+        access |= *declared[index];
+    } else if (kernel.resolved && !kernel.hasBody && declared[index]) {
+      access = *declared[index];
     }
     for (unsigned slot : getSlotsOf(operand)) {
       if (access.read)

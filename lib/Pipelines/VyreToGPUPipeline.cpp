@@ -2,6 +2,7 @@
 
 #include "vyre/Pipelines/Pipelines.h"
 
+#include "vyre/Analysis/Passes.h"
 #include "vyre/Conversion/Passes.h"
 #include "vyre/Transforms/Passes.h"
 #include "vyre/Verification/Passes.h"
@@ -15,6 +16,8 @@ using namespace mlir;
 
 void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
                                   const VyreToGPUPipelineOptions &options) {
+  // Summarize each kernel once, from its body.
+  pm.addPass(createKernelAccessPass());
   // Schedule the copies, function by function (in parallel).
   OverlapCopiesPassOptions overlap;
   overlap.hoist = options.hoist;
@@ -35,7 +38,8 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
 void vyre::registerVyreToGPUPipeline() {
   PassPipelineRegistration<VyreToGPUPipelineOptions>(
       "vyre-to-gpu-pipeline",
-      "Schedule host-to-device copies (--overlap-copies) and lower vyre to "
-      "the gpu dialect (--convert-vyre-to-gpu), then canonicalize and cse",
+      "Summarize kernels (--vyre-kernel-access), schedule host-to-device "
+      "copies (--overlap-copies) and lower vyre to the gpu dialect "
+      "(--convert-vyre-to-gpu), then canonicalize and cse",
       buildVyreToGPUPipeline);
 }

@@ -2,8 +2,9 @@
 
 #include "vyre/InitVyre.h"
 
-#include "vyre/Dialect/Vyre/IR/VyreDialect.h"
+#include "vyre/Analysis/Passes.h"
 #include "vyre/Conversion/Passes.h"
+#include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 #include "vyre/Pipelines/Pipelines.h"
 #include "vyre/Simulation/Passes.h"
 #include "vyre/Transforms/Passes.h"
@@ -29,6 +30,7 @@ void vyre::registerVyreDialects(DialectRegistry &registry) {
 }
 
 void vyre::registerVyrePassesAndPipelines() {
+  registerVyreAnalysisPasses();
   registerVyrePasses();
   registerVyreConversionPasses();
   registerVyreVerificationPasses();

@@ -17,7 +17,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -207,69 +206,71 @@ private:
       return op->emitOpError("holds vyre ops in a region --vyre-simulate "
                              "cannot run (only scf.for, scf.if and "
                              "scf.execute_region)");
-    return TypeSwitch<Operation *, LogicalResult>(op)
-        .Case([&](DispatchOp dispatch) {
-          double cost = model.defaultKernelUs;
-          if (auto attr = dispatch->getAttrOfType<FloatAttr>("vyre.cost_us"))
-            cost = attr.getValueAsDouble();
-          if (cost < 0) {
-            dispatch.emitOpError("has a negative 'vyre.cost_us'");
-            return failure();
-          }
-          sumKernels += cost;
-          issue(op, 0, EngineKind::Compute, cost, {});
-          return success();
-        })
-        .Case([&](CopyH2DOp copy) {
-          FailureOr<double> cost = copyTime(copy, copy.getTarget(), true);
-          if (failed(cost))
-            return failure();
-          issue(op, 0, EngineKind::HostToDevice, *cost, {});
-          host = std::max(host, lastEnd);
-          return success();
-        })
-        .Case([&](CopyD2HOp copy) {
-          FailureOr<double> cost = copyTime(copy, copy.getSource(), false);
-          if (failed(cost))
-            return failure();
-          issue(op, 0, EngineKind::DeviceToHost, *cost, {});
-          host = std::max(host, lastEnd);
-          return success();
-        })
-        .Case([&](CopyH2DAsyncOp copy) {
-          FailureOr<double> cost = copyTime(copy, copy.getTarget(), true);
-          if (failed(cost))
-            return failure();
-          FailureOr<double> ready = tokensDone(op, copy.getDependencies());
-          if (failed(ready))
-            return failure();
-          issue(op, copy.getStream(), EngineKind::HostToDevice, *cost, *ready);
-          tokenDone[copy.getToken()] = lastEnd;
-          return success();
-        })
-        .Case([&](RecordOp record) {
-          // Done when the main-stream work issued so far is.
-          tokenDone[record.getToken()] = std::max(host, streamFree[0]);
-          return success();
-        })
-        .Case([&](WaitOp wait) {
-          FailureOr<double> ready = tokensDone(op, wait.getTokens());
-          if (failed(ready))
-            return failure();
-          streamFree[0] = std::max(streamFree[0], *ready);
-          return success();
-        })
-        .Case([&](SyncOp sync) {
-          FailureOr<double> ready = tokensDone(op, sync.getTokens());
-          if (failed(ready))
-            return failure();
-          host = std::max(host, *ready);
-          return success();
-        })
-        .Default([&](Operation *other) {
-          noteDependencies(other, 0.0);
-          return success();
-        });
+    if (auto streamOp = dyn_cast<StreamOpInterface>(op))
+      return runStreamOp(streamOp);
+    return success();
+  }
+
+  /// Runs a stream op: device work waits for its tokens and its stream, then
+  /// takes an engine; an op without work orders its stream (or the host)
+  /// after its tokens, or records the progress of its stream.
+  LogicalResult runStreamOp(StreamOpInterface op) {
+    FailureOr<double> ready = tokensDone(op, op.getAwaitedTokens());
+    if (failed(ready))
+      return failure();
+    std::optional<int64_t> stream = op.getStreamIndex();
+    DeviceWork work = op.getDeviceWork();
+    if (work == DeviceWork::None) {
+      double &free = stream ? streamFree[*stream] : host;
+      free = std::max(free, *ready);
+      if (Value token = op.getCompletionToken())
+        tokenDone[token] = std::max(host, free);
+      return success();
+    }
+    FailureOr<double> cost = workTime(op, work);
+    if (failed(cost))
+      return failure();
+    issue(op, stream.value_or(0), engineFor(work), *cost, *ready);
+    if (op.blocksHost())
+      host = std::max(host, lastEnd);
+    if (Value token = op.getCompletionToken())
+      tokenDone[token] = lastEnd;
+    return success();
+  }
+
+  static EngineKind engineFor(DeviceWork work) {
+    switch (work) {
+    case DeviceWork::CopyToDevice:
+      return EngineKind::HostToDevice;
+    case DeviceWork::CopyToHost:
+      return EngineKind::DeviceToHost;
+    default:
+      return EngineKind::Compute;
+    }
+  }
+
+  /// The device buffer a copy reads or writes.
+  static Value deviceEndOf(StreamOpInterface copy) {
+    SmallVector<BufferAccess> accesses;
+    copy.getBufferAccesses(accesses);
+    for (const BufferAccess &access : accesses)
+      if (access.space == BufferSpace::Device)
+        return access.buffer;
+    return {};
+  }
+
+  /// How long the work of `op` takes: a kernel's `vyre.cost_us` (or the
+  /// model's default), a copy's latency plus its bytes over the bandwidth.
+  FailureOr<double> workTime(StreamOpInterface op, DeviceWork work) {
+    if (work != DeviceWork::Kernel)
+      return copyTime(op, deviceEndOf(op), work == DeviceWork::CopyToDevice);
+    double cost = model.defaultKernelUs;
+    if (auto attr = op->getAttrOfType<FloatAttr>("vyre.cost_us"))
+      cost = attr.getValueAsDouble();
+    if (cost < 0)
+      return op->emitOpError("has a negative 'vyre.cost_us'");
+    sumKernels += cost;
+    return cost;
   }
 
   FailureOr<double> tokensDone(Operation *op, ValueRange tokens) {
@@ -349,23 +350,28 @@ private:
           bytes && type.hasStaticShape())
         args["bytes"] = int64_t(*bytes * type.getNumElements());
     };
-    TypeSwitch<Operation *>(op)
-        .Case([&](DispatchOp dispatch) {
-          std::string kernel;
-          llvm::raw_string_ostream os(kernel);
-          os << dispatch.getKernel();
-          args["kernel"] = kernel;
-          llvm::json::Array buffers;
-          for (Value operand : dispatch.getKernelOperands())
-            if (isa<BaseMemRefType>(operand.getType()))
-              buffers.push_back(slotOf(operand));
-          args["buffers"] = std::move(buffers);
-        })
-        .Case([&](CopyH2DOp copy) { copyArgs(copy.getTarget(), copy.getSource()); })
-        .Case([&](CopyH2DAsyncOp copy) {
-          copyArgs(copy.getTarget(), copy.getSource());
-        })
-        .Case([&](CopyD2HOp copy) { copyArgs(copy.getSource(), copy.getTarget()); });
+    auto streamOp = dyn_cast<StreamOpInterface>(op);
+    if (!streamOp)
+      return args;
+    if (SymbolRefAttr kernelSymbol = streamOp.getLaunchedKernel()) {
+      std::string kernel;
+      llvm::raw_string_ostream os(kernel);
+      os << kernelSymbol;
+      args["kernel"] = kernel;
+      llvm::json::Array buffers;
+      for (Value operand : streamOp.getKernelArguments())
+        if (isa<BaseMemRefType>(operand.getType()))
+          buffers.push_back(slotOf(operand));
+      args["buffers"] = std::move(buffers);
+      return args;
+    }
+    SmallVector<BufferAccess> accesses;
+    streamOp.getBufferAccesses(accesses);
+    Value device, hostEnd;
+    for (const BufferAccess &access : accesses)
+      (access.space == BufferSpace::Device ? device : hostEnd) = access.buffer;
+    if (device && hostEnd)
+      copyArgs(device, hostEnd);
     return args;
   }
 
@@ -377,20 +383,21 @@ private:
       for (unsigned slot : slots.getSlotsOf(buffer))
         accesses.push_back({slot, write});
     };
-    if (auto dispatch = dyn_cast<DispatchOp>(op)) {
-      const AccessSummary &summary = slots.getSummary(dispatch);
+    auto streamOp = dyn_cast<StreamOpInterface>(op);
+    if (!streamOp)
+      return;
+    if (streamOp.getLaunchedKernel()) {
+      const AccessSummary &summary = slots.getSummary(op);
       for (unsigned slot : summary.getReads())
         accesses.push_back({slot, false});
       for (unsigned slot : summary.getWrites())
         accesses.push_back({slot, true});
-    } else if (auto copy = dyn_cast<CopyH2DOp>(op)) {
-      addBuffer(copy.getTarget(), true);
-    } else if (auto copy = dyn_cast<CopyH2DAsyncOp>(op)) {
-      addBuffer(copy.getTarget(), true);
-    } else if (auto copy = dyn_cast<CopyD2HOp>(op)) {
-      addBuffer(copy.getSource(), false);
     } else {
-      return;
+      SmallVector<BufferAccess> buffers;
+      streamOp.getBufferAccesses(buffers);
+      for (const BufferAccess &access : buffers)
+        if (access.space == BufferSpace::Device)
+          addBuffer(access.buffer, access.isWrite());
     }
     double start = 0;
     for (auto [slot, write] : accesses) {

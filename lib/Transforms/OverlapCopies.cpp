@@ -86,6 +86,27 @@ StringRef describe(OrderReason reason) {
   llvm_unreachable("unknown order reason");
 }
 
+/// `@module::@kernel`, as the IR prints it.
+std::string symbolText(SymbolRefAttr symbol) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << symbol;
+  return text;
+}
+
+/// Whether `op` enqueues device work on a stream and blocks the host until it
+/// is done (a synchronous copy).
+bool blocksHostOnDeviceWork(Operation *op) {
+  auto streamOp = dyn_cast<StreamOpInterface>(op);
+  return streamOp && streamOp.getStreamIndex() && streamOp.blocksHost();
+}
+
+/// Whether `op` runs on a side stream.
+bool isOnSideStream(Operation *op) {
+  auto streamOp = dyn_cast<StreamOpInterface>(op);
+  return streamOp && streamOp.getStreamIndex().value_or(0) > 0;
+}
+
 /// One copy the pass made asynchronous, and what it learned about it.
 struct CopyState {
   CopyH2DAsyncOp op;
@@ -257,7 +278,7 @@ private:
     }
     // A D2H copy blocks the host until it is done; other device work may
     // still be writing when the host enqueues the next op.
-    if (isa<CopyD2HOp>(op.op))
+    if (blocksHostOnDeviceWork(op.op))
       return;
     if (footprint.device.anyHostWrite)
       last.anyDeviceHostWrite = op;
@@ -348,7 +369,7 @@ private:
 
   /// Why an op that touches `copySlots` keeps a later copy into them below it.
   OrderReason reasonToStayBelow(Operation *op, ArrayRef<unsigned> copySlots) {
-    if (isa<CopyH2DAsyncOp>(op))
+    if (isOnSideStream(op))
       return OrderReason::WriteAfterWrite;
     OpFootprint footprint = computeOpFootprint(op, slots);
     if (footprint.unknown || footprint.device.slots.isUnknown() ||
@@ -797,7 +818,7 @@ private:
   void noteMainStreamWork(Operation *op, const OpFootprint &footprint,
                           OpenCopies &open) {
     // A blocking copy returns to the host once the main stream is done.
-    if (isa<CopyD2HOp, CopyH2DOp>(op)) {
+    if (blocksHostOnDeviceWork(op)) {
       mainStreamDone(open);
       return;
     }
@@ -1064,9 +1085,16 @@ struct OverlapCopiesPass
       markAllAnalysesPreserved();
       return;
     }
-    CopyOverlapper(function, getAnalysis<SlotAccessAnalysis>(), hoist,
-                   sideStreams)
-        .run();
+    SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
+    for (SymbolRefAttr kernel : slots.getUnsummarizedKernels())
+      if (auto remark = remark::missed(
+              function.getLoc(), remark::RemarkOpts::name("KernelNotSummarized")
+                                     .category(kRemarkCategory)
+                                     .function(function.getName())))
+        remark << "kernel " + symbolText(kernel) +
+                      " has no 'vyre.access' summary (run --vyre-kernel-access "
+                      "first): it is taken to read and write every argument";
+    CopyOverlapper(function, slots, hoist, sideStreams).run();
   }
 };
 

@@ -23,7 +23,6 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <set>
 #include <tuple>
@@ -208,73 +207,54 @@ private:
 
   /// Fills in where `op` runs, what it touches, and the token edges into it.
   LogicalResult describe(Operation *op, Event &event) {
-    auto access = [&](Location location, bool write) {
-      event.accesses.push_back({location, write});
-    };
-    return TypeSwitch<Operation *, LogicalResult>(op)
-        .Case([&](AllocOp alloc) {
-          // A new buffer: later accesses to the slot are to this instance.
-          if (std::optional<unsigned> slot =
-                  slots.getSlotNumber(alloc.getMemref()))
-            slotInstance[*slot] = events.size() + 1;
-          return success();
-        })
-        .Case([&](DeallocOp dealloc) {
-          event.where = Where::Main;
-          access(slotLocation(dealloc.getMemref()), true);
-          return success();
-        })
-        .Case([&](CopyH2DOp copy) {
-          event.where = Where::Main;
-          event.blocksHost = true;
-          access(bufferLocation(copy.getSource()), false);
-          access(slotLocation(copy.getTarget()), true);
-          return success();
-        })
-        .Case([&](CopyD2HOp copy) {
-          event.where = Where::Main;
-          event.blocksHost = true;
-          access(slotLocation(copy.getSource()), false);
-          access(bufferLocation(copy.getTarget()), true);
-          return success();
-        })
-        .Case([&](CopyH2DAsyncOp copy) {
-          event.where = Where::Side;
-          event.stream = copy.getStream();
-          access(bufferLocation(copy.getSource()), false);
-          access(slotLocation(copy.getTarget()), true);
-          return dependOn(copy.getDependencies(), event);
-        })
-        .Case([&](DispatchOp dispatch) {
-          event.where = Where::Main;
-          const AccessSummary &summary = slots.getSummary(dispatch);
-          if (summary.isUnknown()) {
-            access(Location::any(), true);
-            return success();
-          }
-          for (unsigned slot : summary.getReads())
-            access(slotLocation(slots.getSlots()[slot]), false);
-          for (unsigned slot : summary.getWrites())
-            access(slotLocation(slots.getSlots()[slot]), true);
-          return success();
-        })
-        .Case([&](RecordOp) {
-          event.where = Where::Main;
-          return success();
-        })
-        .Case([&](WaitOp wait) {
-          event.where = Where::Main;
-          return dependOn(wait.getTokens(), event);
-        })
-        .Case([&](SyncOp sync) {
-          event.where = Where::Host;
-          return dependOn(sync.getTokens(), event);
-        })
-        .Default([&](Operation *other) {
-          event.where = Where::Host;
-          describeHostOp(other, event);
-          return success();
-        });
+    auto streamOp = dyn_cast<StreamOpInterface>(op);
+    if (!streamOp) {
+      event.where = Where::Host;
+      describeHostOp(op, event);
+      return success();
+    }
+    std::optional<int64_t> stream = streamOp.getStreamIndex();
+    event.where = !stream       ? Where::Host
+                  : *stream == 0 ? Where::Main
+                                 : Where::Side;
+    event.stream = stream.value_or(0);
+    event.blocksHost = stream && streamOp.blocksHost();
+    if (streamOp.getLaunchedKernel())
+      describeLaunch(op, event);
+    else
+      describeBufferAccesses(streamOp, event);
+    return dependOn(streamOp.getAwaitedTokens(), event);
+  }
+
+  /// A kernel launch touches the slots its summary lists.
+  void describeLaunch(Operation *launch, Event &event) {
+    const AccessSummary &summary = slots.getSummary(launch);
+    if (summary.isUnknown()) {
+      event.accesses.push_back({Location::any(), true});
+      return;
+    }
+    for (unsigned slot : summary.getReads())
+      event.accesses.push_back({slotLocation(slots.getSlots()[slot]), false});
+    for (unsigned slot : summary.getWrites())
+      event.accesses.push_back({slotLocation(slots.getSlots()[slot]), true});
+  }
+
+  /// Any other stream op touches the buffers it names. An allocation makes a
+  /// new buffer: later accesses to the slot are to this instance.
+  void describeBufferAccesses(StreamOpInterface op, Event &event) {
+    SmallVector<BufferAccess> accesses;
+    op.getBufferAccesses(accesses);
+    for (const BufferAccess &access : accesses) {
+      if (access.effect == BufferEffect::Allocate) {
+        if (std::optional<unsigned> slot = slots.getSlotNumber(access.buffer))
+          slotInstance[*slot] = events.size() + 1;
+        continue;
+      }
+      Location location = access.space == BufferSpace::Device
+                              ? slotLocation(access.buffer)
+                              : bufferLocation(access.buffer);
+      event.accesses.push_back({location, access.isWrite()});
+    }
   }
 
   /// A host op touches what its declared memory effects say; without a

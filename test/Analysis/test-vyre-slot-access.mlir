@@ -1,4 +1,4 @@
-// RUN: vyre-opt %s --split-input-file --test-vyre-slot-access --verify-diagnostics
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --test-vyre-slot-access --verify-diagnostics
 
 // Tests that loads are reads and stores are writes, per argument.
 gpu.module @kernels {
@@ -145,6 +145,12 @@ func.func @access_lists() {
   // The list claims only reads, but the body writes %b: the body wins.
   // expected-remark @+1 {{reads [0, 1] writes [1]}}
   vyre.dispatch @kernels::@writes_second blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %b : memref<16xf32>, memref<16xf32>) access [read, read]
+  // `none` promises the bodiless kernel leaves %a alone.
+  // expected-remark @+1 {{reads [] writes [1]}}
+  vyre.dispatch @kernels::@declared blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %b : memref<16xf32>, memref<16xf32>) access [none, write]
+  // Without a list, the bodiless kernel may read and write both.
+  // expected-remark @+1 {{reads [0, 1] writes [0, 1]}}
+  vyre.dispatch @kernels::@declared blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %b : memref<16xf32>, memref<16xf32>)
   return
 }
 

@@ -1,10 +1,10 @@
-// RUN: vyre-opt %s --split-input-file --vyre-simulate --verify-diagnostics -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-simulate --verify-diagnostics -o /dev/null
 // The other runs hide the annotations, which the driver would check.
-// RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --overlap-copies --vyre-simulate 2>&1 >/dev/null | FileCheck %s --check-prefix=OVERLAP
-// RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --vyre-simulate="h2d-gbps=110 copy-latency-us=0 default-kernel-us=50" 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTIONS
-// RUN: vyre-opt %vyre_src/examples/copy_then_unrelated_kernel.mlir --overlap-copies --vyre-simulate="trace=%t.json" -o /dev/null 2>/dev/null
+// RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --vyre-kernel-access --overlap-copies --vyre-simulate 2>&1 >/dev/null | FileCheck %s --check-prefix=OVERLAP
+// RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --vyre-kernel-access --vyre-simulate="h2d-gbps=110 copy-latency-us=0 default-kernel-us=50" 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTIONS
+// RUN: vyre-opt %vyre_src/examples/copy_then_unrelated_kernel.mlir --vyre-kernel-access --overlap-copies --vyre-simulate="trace=%t.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
-// RUN: vyre-opt %S/Inputs/two-functions.mlir --vyre-simulate="trace=%t.two.json" -o /dev/null 2>/dev/null
+// RUN: vyre-opt %S/Inputs/two-functions.mlir --vyre-kernel-access --vyre-simulate="trace=%t.two.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.two.json --check-prefix=TWO
 
 // Tests the runtime policy's example: a 100 us copy (5.5 MB at 55 GB/s, plus

@@ -1,10 +1,10 @@
-// RUN: vyre-opt %s --split-input-file --overlap-copies="side-streams=2" | FileCheck %s --check-prefix=STREAMS
-// RUN: vyre-opt %s --split-input-file --overlap-copies="hoist=false" | FileCheck %s --check-prefix=NOHOIST
-// RUN: vyre-opt %s --split-input-file --overlap-copies | FileCheck %s --check-prefix=DEFAULT
-// RUN: vyre-opt %s --split-input-file --overlap-copies="side-streams=2" --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="side-streams=2" | FileCheck %s --check-prefix=STREAMS
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="hoist=false" | FileCheck %s --check-prefix=NOHOIST
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies | FileCheck %s --check-prefix=DEFAULT
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="side-streams=2" --vyre-verify-schedule -o /dev/null
 // Running the pass twice gives the same IR as once.
-// RUN: vyre-opt %s --split-input-file --overlap-copies > %t.once.mlir
-// RUN: vyre-opt %t.once.mlir --split-input-file --overlap-copies > %t.twice.mlir
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies > %t.once.mlir
+// RUN: vyre-opt %t.once.mlir --split-input-file --vyre-kernel-access --overlap-copies > %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 
 // Tests that side-streams=2 spreads independent copies over both side

@@ -1,7 +1,7 @@
-// RUN: vyre-opt %s --split-input-file --overlap-copies --remarks-filter=overlap-copies --verify-diagnostics
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies --remarks-filter=overlap-copies --verify-diagnostics
 // Without the filter the pass says nothing (the annotations are hidden so that
 // the driver does not check them).
-// RUN: sed -e 's/expected-remark/hidden-remark/' %s | vyre-opt --split-input-file --overlap-copies 2>&1 >/dev/null | count 0
+// RUN: sed -e 's/expected-remark/hidden-remark/' %s | vyre-opt --split-input-file --vyre-kernel-access --overlap-copies 2>&1 >/dev/null | count 0
 
 // Tests the passed remark, naming how many kernels a copy may overlap and
 // which op waits first, next to a missed one that overlaps nothing.
@@ -187,3 +187,4 @@ func.func @unknown_destination(%h: memref<16xf32> {vyre.pinned}) {
   vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   return
 }
+

@@ -1,6 +1,6 @@
-// RUN: vyre-opt %s --split-input-file --overlap-copies | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies | FileCheck %s
 // The referee accepts every output.
-// RUN: vyre-opt %s --split-input-file --overlap-copies --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies --vyre-verify-schedule -o /dev/null
 
 // Tests the runtime policy's own example: a copy, then a kernel on another
 // slot. The kernel overlaps the copy; the kernel reading the slot waits.

@@ -1,7 +1,7 @@
-// RUN: not vyre-opt %s --vyre-verify-schedule 2>&1 | FileCheck %s
+// RUN: not vyre-opt %s --vyre-kernel-access --vyre-verify-schedule 2>&1 | FileCheck %s
 // The same schedule with no source positions is checked in program order,
 // where it is correct.
-// RUN: vyre-opt %s --mlir-print-debuginfo | sed -e 's/loc("input.mlir":[0-9]*:[0-9]*)/loc(unknown)/g' | vyre-opt --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --mlir-print-debuginfo | sed -e 's/loc("input.mlir":[0-9]*:[0-9]*)/loc(unknown)/g' | vyre-opt --vyre-kernel-access --vyre-verify-schedule -o /dev/null
 
 // Tests that the input order is the source order: a copy written before a
 // kernel that reads its slot, but scheduled after it, is reported as reordered.

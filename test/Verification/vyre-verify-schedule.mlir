@@ -1,4 +1,4 @@
-// RUN: vyre-opt %s --split-input-file --vyre-verify-schedule --verify-diagnostics
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-verify-schedule --verify-diagnostics
 
 // Tests that a kernel reading a slot an async copy writes must wait for the
 // copy: without the wait it races, with it (next function) it does not.

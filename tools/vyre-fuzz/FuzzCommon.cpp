@@ -2,6 +2,7 @@
 
 #include "FuzzCommon.h"
 
+#include "vyre/Analysis/Passes.h"
 #include "vyre/Conversion/Passes.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 #include "vyre/InitVyre.h"
@@ -153,6 +154,7 @@ static void checkOnThisThread(StringRef program) {
       isSequentialVyreOnly(*module) && !usesBufferAfterFree(*module);
 
   PassManager overlap(&ctx);
+  overlap.addPass(vyre::createKernelAccessPass());
   overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass());
   if (failed(overlap.run(*module)))
     fail("--overlap-copies failed on valid IR", errors, program);

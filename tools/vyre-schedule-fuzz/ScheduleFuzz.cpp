@@ -30,6 +30,7 @@
 #include "ProgramGenerator.h"
 #include "TestStreamBalance.h"
 
+#include "vyre/Analysis/Passes.h"
 #include "vyre/Conversion/Passes.h"
 #include "vyre/InitVyre.h"
 #include "vyre/Transforms/Passes.h"
@@ -162,6 +163,7 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
   PassManager pm(&context);
   vyre::OverlapCopiesPassOptions overlap;
   overlap.sideStreams = sideStreams;
+  pm.addPass(vyre::createKernelAccessPass());
   pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass(overlap));
   pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedulePass());
   pm.addPass(vyre::createConvertVyreToGPUPass());

@@ -1,7 +1,8 @@
 //===- KernelAccess.h - How a kernel accesses its arguments -----*- C++ -*-===//
 //
 // Infers, from a kernel's body, whether it reads and whether it writes each
-// of its memref arguments.
+// of its memref arguments; reads and writes the `vyre.access` summary that
+// records it on the kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,7 @@ struct ArgumentAccess {
 
   static ArgumentAccess readWrite() { return {true, true}; }
   static ArgumentAccess fromKind(AccessKind kind);
+  AccessKind toKind() const;
   ArgumentAccess &operator|=(ArgumentAccess other) {
     read |= other.read;
     write |= other.write;
@@ -49,6 +51,15 @@ struct KernelAccess {
 /// use that is not modelled (a call, an op with unknown effects, the memref
 /// escaping into a value or region) is both.
 KernelAccess computeKernelAccess(Operation *kernel);
+
+/// The per-argument accesses `kernel` carries in its `vyre.access` summary,
+/// or std::nullopt without one.
+std::optional<llvm::SmallVector<ArgumentAccess>>
+getKernelAccessSummary(Operation *kernel);
+
+/// Sets `kernel`'s `vyre.access` summary to `accesses`, one per argument.
+void setKernelAccessSummary(Operation *kernel,
+                            llvm::ArrayRef<ArgumentAccess> accesses);
 
 } // namespace mlir::vyre
 

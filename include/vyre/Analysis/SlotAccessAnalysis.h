@@ -1,7 +1,7 @@
 //===- SlotAccessAnalysis.h - Read/write slot summaries ---------*- C++ -*-===//
 //
 // For one host function: its slots (device buffer roots), which slots may
-// alias, and the read/write slot summary of every vyre.dispatch.
+// alias, and the read/write slot summary of every kernel launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,13 +18,12 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <memory>
 #include <vector>
 #include <optional>
 
 namespace mlir::vyre {
 
-/// Read/write slot summaries for the vyre.dispatch ops of one function.
+/// Read/write slot summaries for the kernel launches of one function.
 ///
 /// Slots are numbered as in remarks and diagnostics: the function's memref
 /// arguments first, in order, then `vyre.alloc` results in program order.
@@ -32,15 +31,19 @@ namespace mlir::vyre {
 /// may alias (two function arguments, unless one is `llvm.noalias`), an
 /// access to one is an access to the other, so summaries list both.
 ///
+/// A launch's per-argument accesses come from the kernel's `vyre.access`
+/// summary (see `--vyre-kernel-access`), widened by what the launch itself
+/// declares. A kernel without a summary is taken to read and write every
+/// argument, unless it is a bodiless declaration, for which the launch's
+/// declaration decides. The analysis reads kernels' attributes only, never
+/// their bodies, and never changes the IR.
+///
 /// Summaries are exact where the IR says enough and conservative where it
-/// does not: a buffer whose root is not a slot may be any slot, and a kernel
-/// use that is not modelled is a read and a write. Kernels are analysed once
-/// per callee, however often they are dispatched. The analysis never changes
-/// the IR.
+/// does not: a buffer whose root is not a slot may be any slot.
 class SlotAccessAnalysis {
 public:
-  /// Analyses `op`, normally a `func.func`; every dispatch nested in it is
-  /// summarized.
+  /// Analyses `op`, normally a `func.func`; every kernel launch nested in it
+  /// is summarized.
   explicit SlotAccessAnalysis(Operation *op);
 
   /// The slot roots, indexed by slot number.
@@ -65,28 +68,37 @@ public:
   /// Whether two slots may refer to overlapping memory.
   bool mayAlias(unsigned lhs, unsigned rhs) const;
 
-  /// The summary of `dispatch`, which must be nested in the analysed op.
-  const AccessSummary &getSummary(DispatchOp dispatch) const;
+  /// The summary of `launch`, a kernel launch nested in the analysed op;
+  /// unknown for any other op.
+  const AccessSummary &getSummary(Operation *launch) const;
 
-  /// The per-argument accesses of a kernel, computed once per callee. Null if
-  /// `kernel` was never dispatched in the analysed op.
-  const KernelAccess *getKernelAccess(Operation *kernel) const;
+  /// The kernels launched in the analysed op that have a body but no
+  /// `vyre.access` summary, in the order first launched.
+  ArrayRef<SymbolRefAttr> getUnsummarizedKernels() const {
+    return unsummarizedKernels;
+  }
 
 private:
+  /// What the analysis knows of one launched kernel.
+  struct KernelInfo {
+    bool resolved = false;
+    bool hasBody = false;
+    std::optional<SmallVector<ArgumentAccess>> summary;
+  };
+
   void collectSlots(Operation *op);
   void computeAliasing(Operation *op);
-  AccessSummary summarize(DispatchOp dispatch);
+  const KernelInfo &lookupKernel(StreamOpInterface launch);
+  AccessSummary summarize(StreamOpInterface launch);
 
   SmallVector<Value> slots;
   DenseMap<Value, unsigned> slotNumbers;
   /// Row i holds the slots that may alias slot i (including i).
   SmallVector<llvm::BitVector> aliasing;
-  /// Owned through pointers, which stay valid as the map grows.
-  DenseMap<Operation *, std::unique_ptr<KernelAccess>> kernelAccesses;
-  /// Callee symbol → its accesses (null if it does not resolve), so each
-  /// symbol is looked up once.
-  DenseMap<Attribute, const KernelAccess *> kernelAccessBySymbol;
-  /// Summaries in walk order, and where each dispatch's is.
+  /// Callee symbol → what is known of it, so each is looked up once.
+  DenseMap<Attribute, KernelInfo> kernels;
+  SmallVector<SymbolRefAttr> unsummarizedKernels;
+  /// Summaries in walk order, and where each launch's is.
   std::vector<AccessSummary> summaries;
   DenseMap<Operation *, unsigned> summaryIndex;
   SymbolTableCollection symbolTables;

@@ -45,6 +45,9 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
       keeps its sequential meaning: the host waits for the device before each
       host op that may touch memory.
 
+    The kernels' `vyre.access` summaries (see `--vyre-kernel-access`) are
+    dropped: upstream's lowering changes the kernels' signatures.
+
     An op the lowering cannot handle (a kernel without a body, a copy of a
     strided or offset view, vyre ops in a region of several blocks, a wait on
     a token no vyre op of the function made) is an error naming it.

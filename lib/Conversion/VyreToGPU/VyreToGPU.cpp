@@ -587,15 +587,30 @@ struct ConvertVyreToGPUPass
     : public vyre::impl::ConvertVyreToGPUPassBase<ConvertVyreToGPUPass> {
   using Base::Base;
 
+  /// Drops the kernels' `vyre.access` summaries: they describe the kernels
+  /// to vyre's analyses, and upstream's lowering changes the kernels'
+  /// signatures. Returns whether any was dropped.
+  static bool dropKernelSummaries(ModuleOp module) {
+    bool dropped = false;
+    module.walk([&](gpu::GPUModuleOp kernels) {
+      for (Operation &kernel : kernels.getOps())
+        dropped |= static_cast<bool>(
+            kernel.removeAttr(VyreDialect::getKernelAccessAttrName()));
+    });
+    return dropped;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    bool droppedSummaries = dropKernelSummaries(module);
     bool hasVyre = false;
     module.walk([&](Operation *op) {
       if (isa<VyreDialect>(op->getDialect()))
         hasVyre = true;
     });
     if (!hasVyre) {
-      markAllAnalysesPreserved();
+      if (!droppedSummaries)
+        markAllAnalysesPreserved();
       return;
     }
     // gpu.launch_func needs its kernels in a container module.

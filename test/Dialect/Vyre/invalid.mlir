@@ -304,7 +304,7 @@ gpu.module @kernels {
 // Tests that an access kind is one of the three keywords.
 func.func @dispatch_access_unknown_kind(%x: memref<4xf32>) {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{access kind must be 'read', 'write' or 'readwrite', got 'modify'}}
+  // expected-error @+1 {{access kind must be 'read', 'write', 'readwrite' or 'none', got 'modify'}}
   vyre.dispatch @kernels::@k blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>) access [modify]
   return
 }
@@ -351,4 +351,41 @@ func.func @pinned_scalar(%n: i32 {vyre.pinned}) {
 // expected-error @+1 {{unknown vyre argument attribute 'vyre.pinnned' on argument #0}}
 func.func @pinned_misspelled(%h: memref<4xf32> {vyre.pinnned}) {
   return
+}
+
+// -----
+
+// Tests that a kernel summary needs one entry per argument.
+gpu.module @k {
+  // expected-error @+1 {{'vyre.access' has 1 entries but the kernel has 2 argument(s): it needs one entry per argument}}
+  gpu.func @two(%a: memref<4xf32>, %b: memref<4xf32>) kernel attributes {vyre.access = [#vyre.access<read>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that a kernel summary writes only memref arguments.
+gpu.module @k {
+  // expected-error @+1 {{'vyre.access' entry #1 is 'write' but argument #1 has type 'f32': only a memref can be written}}
+  gpu.func @scalar(%a: memref<4xf32>, %s: f32) kernel attributes {vyre.access = [#vyre.access<read>, #vyre.access<write>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that a kernel summary is a list of access kinds.
+gpu.module @k {
+  // expected-error @+1 {{'vyre.access' must be a list of access kinds}}
+  gpu.func @not_kinds(%a: memref<4xf32>) kernel attributes {vyre.access = [1 : i32]} {
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that a kernel summary belongs on a function.
+// expected-error @+1 {{'vyre.access' must be on a kernel function}}
+gpu.module @k attributes {vyre.access = []} {
 }

@@ -1,6 +1,7 @@
 //===- SlotAccessAnalysisTest.cpp - The analysis through C++ ----*- C++ -*-===//
 
 #include "vyre/Analysis/OverlapPolicy.h"
+#include "vyre/Analysis/Passes.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/InitVyre.h"
 
@@ -8,6 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "gtest/gtest.h"
 
@@ -44,6 +46,13 @@ protected:
     module = parseSourceString<ModuleOp>(kProgram, &context);
   }
 
+  /// Runs --vyre-kernel-access, which records each kernel's summary.
+  void summarizeKernels() {
+    PassManager pm(&context);
+    pm.addPass(createKernelAccessPass());
+    ASSERT_TRUE(succeeded(pm.run(*module)));
+  }
+
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
 };
@@ -62,14 +71,25 @@ TEST_F(SlotAccessAnalysisTest, NumbersArgumentsThenAllocations) {
   EXPECT_TRUE(analysis.mayAlias(3, 3));
 }
 
-TEST_F(SlotAccessAnalysisTest, SummarizesEachDispatchFromOneKernelAnalysis) {
+TEST_F(SlotAccessAnalysisTest, SummarizesEachDispatchFromTheKernelSummary) {
   ASSERT_TRUE(module);
+  summarizeKernels();
+  Operation *kernel = module->lookupSymbol("kernels");
+  kernel = SymbolTable::lookupSymbolIn(kernel, "scale");
+  std::optional<SmallVector<ArgumentAccess>> access =
+      getKernelAccessSummary(kernel);
+  ASSERT_TRUE(access.has_value());
+  ASSERT_EQ(access->size(), 2u);
+  EXPECT_EQ((*access)[0], (ArgumentAccess{true, false}));
+  EXPECT_EQ((*access)[1], (ArgumentAccess{false, true}));
+
   auto host = module->lookupSymbol<func::FuncOp>("host");
   SlotAccessAnalysis analysis(host);
   SmallVector<DispatchOp> dispatches(host.getOps<DispatchOp>());
   ASSERT_EQ(dispatches.size(), 2u);
   EXPECT_EQ(analysis.getSummary(dispatches[0]).str(), "reads [2] writes [3]");
   EXPECT_EQ(analysis.getSummary(dispatches[1]).str(), "reads [3] writes [0]");
+  EXPECT_TRUE(analysis.getUnsummarizedKernels().empty());
 
   // The policy's verdicts on these summaries.
   EXPECT_EQ(canOverlapCopyWithKernel(0, analysis.getSummary(dispatches[0])),
@@ -80,17 +100,20 @@ TEST_F(SlotAccessAnalysisTest, SummarizesEachDispatchFromOneKernelAnalysis) {
                                     analysis.getSummary(dispatches[1]))
                 .reason,
             HazardKind::ReadAfterWrite);
+}
 
-  Operation *kernel = module->lookupSymbol("kernels");
-  kernel = SymbolTable::lookupSymbolIn(kernel, "scale");
-  const KernelAccess *access = analysis.getKernelAccess(kernel);
-  ASSERT_NE(access, nullptr);
-  EXPECT_TRUE(access->fromBody);
-  ASSERT_EQ(access->arguments.size(), 2u);
-  EXPECT_TRUE(access->arguments[0].read);
-  EXPECT_FALSE(access->arguments[0].write);
-  EXPECT_FALSE(access->arguments[1].read);
-  EXPECT_TRUE(access->arguments[1].write);
+TEST_F(SlotAccessAnalysisTest, AKernelWithoutSummaryMayTouchEveryArgument) {
+  ASSERT_TRUE(module);
+  auto host = module->lookupSymbol<func::FuncOp>("host");
+  SlotAccessAnalysis analysis(host);
+  SmallVector<DispatchOp> dispatches(host.getOps<DispatchOp>());
+  ASSERT_EQ(dispatches.size(), 2u);
+  // The analysis never looks into the body: both arguments are read and
+  // written.
+  EXPECT_EQ(analysis.getSummary(dispatches[0]).str(),
+            "reads [2, 3] writes [2, 3]");
+  ASSERT_EQ(analysis.getUnsummarizedKernels().size(), 1u);
+  EXPECT_EQ(analysis.getUnsummarizedKernels()[0], dispatches[0].getKernel());
 }
 
 TEST_F(SlotAccessAnalysisTest, AnUnresolvedRootMayBeAnySlot) {

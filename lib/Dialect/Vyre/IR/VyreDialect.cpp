@@ -4,6 +4,7 @@
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::vyre;
@@ -35,6 +36,40 @@ LogicalResult VyreDialect::verifyRegionArgAttribute(Operation *op,
     return op->emitError("'")
            << getPinnedAttrName() << "' on argument #" << argIndex
            << " of type " << type << ": only a memref argument can be pinned";
+  return success();
+}
+
+/// Checks `vyre.access` on `op`: a function, with one access kind per
+/// argument, and only `read` or `none` for an argument that is not a memref.
+static LogicalResult verifyKernelAccessAttr(Operation *op, Attribute value) {
+  StringLiteral name = VyreDialect::getKernelAccessAttrName();
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function)
+    return op->emitError("'") << name << "' must be on a kernel function";
+  auto kinds = dyn_cast<ArrayAttr>(value);
+  if (!kinds || !llvm::all_of(kinds, llvm::IsaPred<AccessKindAttr>))
+    return op->emitError("'") << name << "' must be a list of access kinds";
+  ArrayRef<Type> types = function.getArgumentTypes();
+  if (kinds.size() != types.size())
+    return op->emitError("'")
+           << name << "' has " << kinds.size() << " entries but the kernel has "
+           << types.size() << " argument(s): it needs one entry per argument";
+  for (auto [index, kind, type] : llvm::enumerate(kinds, types)) {
+    AccessKind access = cast<AccessKindAttr>(kind).getValue();
+    if (!isa<BaseMemRefType>(type) && access != AccessKind::Read &&
+        access != AccessKind::None)
+      return op->emitError("'")
+             << name << "' entry #" << index << " is '"
+             << stringifyAccessKind(access) << "' but argument #" << index
+             << " has type " << type << ": only a memref can be written";
+  }
+  return success();
+}
+
+LogicalResult VyreDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  if (attribute.getName() == getKernelAccessAttrName())
+    return verifyKernelAccessAttr(op, attribute.getValue());
   return success();
 }
 

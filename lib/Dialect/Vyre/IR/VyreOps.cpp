@@ -137,8 +137,8 @@ static ParseResult parseAccessList(OpAsmParser &parser, ArrayAttr &access) {
       return failure();
     std::optional<AccessKind> kind = symbolizeAccessKind(keyword);
     if (!kind)
-      return parser.emitError(loc, "access kind must be 'read', 'write' or "
-                                   "'readwrite', got '")
+      return parser.emitError(loc, "access kind must be 'read', 'write', "
+                                   "'readwrite' or 'none', got '")
              << keyword << "'";
     kinds.push_back(AccessKindAttr::get(parser.getContext(), *kind));
     return success();
@@ -175,7 +175,8 @@ LogicalResult DispatchOp::verify() {
            << " argument(s): it needs one entry per argument";
   for (auto [index, operand] : llvm::enumerate(getKernelOperands())) {
     AccessKind kind = *getDeclaredAccess(index);
-    if (!isa<BaseMemRefType>(operand.getType()) && kind != AccessKind::Read)
+    if (!isa<BaseMemRefType>(operand.getType()) && kind != AccessKind::Read &&
+        kind != AccessKind::None)
       return emitOpError("'access' entry #")
              << index << " is '" << stringifyAccessKind(kind)
              << "' but argument #" << index << " has type "
@@ -247,13 +248,106 @@ void DispatchOp::getEffects(
   effects.emplace_back(MemoryEffects::Write::get(), StreamResource::get());
 }
 
+//===----------------------------------------------------------------------===//
+// StreamOpInterface
+//===----------------------------------------------------------------------===//
+
+/// Appends a copy's two accesses: it reads `source` in `sourceSpace` and
+/// writes `target` in the other space.
+static void addCopyAccesses(SmallVectorImpl<BufferAccess> &accesses,
+                            Value source, Value target,
+                            BufferSpace sourceSpace) {
+  BufferSpace targetSpace = sourceSpace == BufferSpace::Host
+                                ? BufferSpace::Device
+                                : BufferSpace::Host;
+  accesses.push_back({source, BufferEffect::Read, sourceSpace, std::nullopt});
+  accesses.push_back({target, BufferEffect::Write, targetSpace, std::nullopt});
+}
+
+std::optional<int64_t> AllocOp::getStreamIndex() { return std::nullopt; }
+
+void AllocOp::getBufferAccesses(SmallVectorImpl<BufferAccess> &accesses) {
+  accesses.push_back(
+      {getMemref(), BufferEffect::Allocate, BufferSpace::Device, std::nullopt});
+}
+
+std::optional<int64_t> DeallocOp::getStreamIndex() { return 0; }
+
+void DeallocOp::getBufferAccesses(SmallVectorImpl<BufferAccess> &accesses) {
+  accesses.push_back(
+      {getMemref(), BufferEffect::Free, BufferSpace::Device, std::nullopt});
+}
+
+std::optional<int64_t> CopyH2DOp::getStreamIndex() { return 0; }
+bool CopyH2DOp::blocksHost() { return true; }
+DeviceWork CopyH2DOp::getDeviceWork() { return DeviceWork::CopyToDevice; }
+
+void CopyH2DOp::getBufferAccesses(SmallVectorImpl<BufferAccess> &accesses) {
+  addCopyAccesses(accesses, getSource(), getTarget(), BufferSpace::Host);
+}
+
+std::optional<int64_t> CopyD2HOp::getStreamIndex() { return 0; }
+bool CopyD2HOp::blocksHost() { return true; }
+DeviceWork CopyD2HOp::getDeviceWork() { return DeviceWork::CopyToHost; }
+
+void CopyD2HOp::getBufferAccesses(SmallVectorImpl<BufferAccess> &accesses) {
+  addCopyAccesses(accesses, getSource(), getTarget(), BufferSpace::Device);
+}
+
+std::optional<int64_t> CopyH2DAsyncOp::getStreamIndex() {
+  return static_cast<int64_t>(getStream());
+}
+DeviceWork CopyH2DAsyncOp::getDeviceWork() { return DeviceWork::CopyToDevice; }
+ValueRange CopyH2DAsyncOp::getAwaitedTokens() { return getDependencies(); }
+Value CopyH2DAsyncOp::getCompletionToken() { return getToken(); }
+
+void CopyH2DAsyncOp::getBufferAccesses(
+    SmallVectorImpl<BufferAccess> &accesses) {
+  addCopyAccesses(accesses, getSource(), getTarget(), BufferSpace::Host);
+}
+
+std::optional<int64_t> DispatchOp::getStreamIndex() { return 0; }
+DeviceWork DispatchOp::getDeviceWork() { return DeviceWork::Kernel; }
+SymbolRefAttr DispatchOp::getLaunchedKernel() { return getKernel(); }
+ValueRange DispatchOp::getKernelArguments() { return getKernelOperands(); }
+
+void DispatchOp::getBufferAccesses(SmallVectorImpl<BufferAccess> &accesses) {
+  for (auto [index, operand] : llvm::enumerate(getKernelOperands())) {
+    if (!isa<BaseMemRefType>(operand.getType()))
+      continue;
+    std::optional<AccessKind> declared = getDeclaredAccess(index);
+    AccessKind kind = declared.value_or(AccessKind::ReadWrite);
+    auto add = [&, index = index, operand = operand](BufferEffect effect) {
+      accesses.push_back({operand, effect, BufferSpace::Device,
+                          unsigned(index), /*assumed=*/!declared});
+    };
+    if (kind == AccessKind::Read || kind == AccessKind::ReadWrite)
+      add(BufferEffect::Read);
+    if (kind == AccessKind::Write || kind == AccessKind::ReadWrite)
+      add(BufferEffect::Write);
+  }
+}
+
+std::optional<int64_t> RecordOp::getStreamIndex() { return 0; }
+Value RecordOp::getCompletionToken() { return getToken(); }
+void RecordOp::getBufferAccesses(SmallVectorImpl<BufferAccess> &) {}
+
+std::optional<int64_t> WaitOp::getStreamIndex() { return 0; }
+ValueRange WaitOp::getAwaitedTokens() { return getTokens(); }
+void WaitOp::getBufferAccesses(SmallVectorImpl<BufferAccess> &) {}
+
+std::optional<int64_t> SyncOp::getStreamIndex() { return std::nullopt; }
+bool SyncOp::blocksHost() { return true; }
+ValueRange SyncOp::getAwaitedTokens() { return getTokens(); }
+void SyncOp::getBufferAccesses(SmallVectorImpl<BufferAccess> &) {}
+
 #define GET_OP_CLASSES
 #include "vyre/Dialect/Vyre/IR/VyreOps.cpp.inc"
 
 bool mlir::vyre::isInStreamForm(Operation *function) {
   return function
-      ->walk([](Operation *op) {
-        return isa<CopyH2DAsyncOp, RecordOp, WaitOp, SyncOp>(op)
+      ->walk([](StreamOpInterface op) {
+        return op.getCompletionToken() || !op.getAwaitedTokens().empty()
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })

@@ -10,14 +10,16 @@ def Vyre_AccessKind : I32EnumAttr<"AccessKind",
     "how a kernel accesses one of its arguments", [
       I32EnumAttrCase<"Read", 0, "read">,
       I32EnumAttrCase<"Write", 1, "write">,
-      I32EnumAttrCase<"ReadWrite", 2, "readwrite">
+      I32EnumAttrCase<"ReadWrite", 2, "readwrite">,
+      I32EnumAttrCase<"None", 3, "none">
     ]> {
   let cppNamespace = "::mlir::vyre";
   let genSpecializedAttr = 0;
 }
 
 def Vyre_AccessKindAttr : EnumAttr<Vyre_Dialect, Vyre_AccessKind, "access"> {
-  let summary = "How a kernel accesses one argument: read, write or readwrite";
+  let summary = "How a kernel accesses one argument: read, write, readwrite or none";
+  let assemblyFormat = "`<` $value `>`";
 }
 
 def Vyre_AccessListAttr : TypedArrayAttrBase<Vyre_AccessKindAttr,

@@ -41,12 +41,20 @@ def Vyre_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// `vyre.pinned` on a host function's memref argument: the caller
     /// promises page-locked (pinned) host memory, so copies from it can run
     /// asynchronously.
     static constexpr ::llvm::StringLiteral getPinnedAttrName() {
       return ::llvm::StringLiteral("vyre.pinned");
+    }
+
+    /// `vyre.access` on a kernel: how it accesses each argument, one
+    /// access kind per argument (`--vyre-kernel-access` computes it from the
+    /// body; a bodiless declaration may carry its own).
+    static constexpr ::llvm::StringLiteral getKernelAccessAttrName() {
+      return ::llvm::StringLiteral("vyre.access");
     }
 
   private:

@@ -12,6 +12,7 @@
 
 #include "vyre/Dialect/Vyre/IR/VyreAttrs.h"
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
+#include "vyre/Dialect/Vyre/IR/VyreInterfaces.h"
 #include "vyre/Dialect/Vyre/IR/VyreTypes.h"
 
 #define GET_OP_CLASSES
@@ -19,8 +20,9 @@
 
 namespace mlir::vyre {
 
-/// Whether the vyre ops of `function` are in stream form: it holds an async
-/// vyre op (`copy_h2d_async`, `record`, `wait`, `sync`), so its author (or
+/// Whether the vyre ops of `function` are in stream form: it holds a stream op
+/// that makes or awaits a token (`copy_h2d_async`, `record`, `wait`, `sync`),
+/// so its author (or
 /// `--overlap-copies`) placed every host wait. Otherwise the function has
 /// sequential semantics: each vyre op completes before the next host op that
 /// may touch memory.

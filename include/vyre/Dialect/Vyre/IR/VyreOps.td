@@ -12,6 +12,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "vyre/Dialect/Vyre/IR/VyreDialect.td"
+include "vyre/Dialect/Vyre/IR/VyreInterfaces.td"
 include "vyre/Dialect/Vyre/IR/VyreAttrs.td"
 include "vyre/Dialect/Vyre/IR/VyreTypes.td"
 
@@ -30,7 +31,8 @@ def Vyre_OnStream : MemoryEffects<[MemRead<Vyre_StreamResource>,
 // Device buffers
 //===----------------------------------------------------------------------===//
 
-def Vyre_AllocOp : Vyre_Op<"alloc"> {
+def Vyre_AllocOp : Vyre_Op<"alloc", [
+    DeclareOpInterfaceMethods<Vyre_StreamOpInterface, []>]> {
   let summary = "Allocates a device buffer (a slot)";
   let description = [{
     Allocates a buffer in device memory. Each `vyre.alloc` result is a slot:
@@ -52,7 +54,8 @@ def Vyre_AllocOp : Vyre_Op<"alloc"> {
   let hasVerifier = 1;
 }
 
-def Vyre_DeallocOp : Vyre_Op<"dealloc", [Vyre_OnStream]> {
+def Vyre_DeallocOp : Vyre_Op<"dealloc", [Vyre_OnStream,
+    DeclareOpInterfaceMethods<Vyre_StreamOpInterface, []>]> {
   let summary = "Frees a device buffer";
   let description = [{
     Frees a buffer allocated by `vyre.alloc`, after all earlier work on the
@@ -71,7 +74,8 @@ def Vyre_DeallocOp : Vyre_Op<"dealloc", [Vyre_OnStream]> {
 // Copies
 //===----------------------------------------------------------------------===//
 
-def Vyre_CopyH2DOp : Vyre_Op<"copy_h2d", [Vyre_OnStream]> {
+def Vyre_CopyH2DOp : Vyre_Op<"copy_h2d", [Vyre_OnStream,
+    DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["blocksHost", "getDeviceWork"]>]> {
   let summary = "Copies a host buffer into a device buffer";
   let description = [{
     Copies `source`, a host buffer, into `target`, a device buffer. With
@@ -93,7 +97,8 @@ def Vyre_CopyH2DOp : Vyre_Op<"copy_h2d", [Vyre_OnStream]> {
   let hasVerifier = 1;
 }
 
-def Vyre_CopyD2HOp : Vyre_Op<"copy_d2h", [Vyre_OnStream]> {
+def Vyre_CopyD2HOp : Vyre_Op<"copy_d2h", [Vyre_OnStream,
+    DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["blocksHost", "getDeviceWork"]>]> {
   let summary = "Copies a device buffer into a host buffer";
   let description = [{
     Copies `source`, a device buffer, into `target`, a host buffer, on the main
@@ -120,6 +125,8 @@ def Vyre_CopyD2HOp : Vyre_Op<"copy_d2h", [Vyre_OnStream]> {
 
 def Vyre_DispatchOp : Vyre_Op<"dispatch", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["getDeviceWork", "getLaunchedKernel",
+                                       "getKernelArguments"]>,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Launches a kernel on the main stream";
   let description = [{
@@ -131,10 +138,11 @@ def Vyre_DispatchOp : Vyre_Op<"dispatch", [
     the callee's parameters in number and type.
 
     The optional `access` list says, per argument, how the kernel accesses it
-    (`read`, `write` or `readwrite`). It has one entry per argument, and an
-    argument that is not a memref must be `read`. The slot access analysis
-    relies on it for bodiless kernels; where the kernel has a body, the list
-    can only make the summary more conservative.
+    (`read`, `write`, `readwrite` or `none`). It has one entry per argument,
+    and an argument that is not a memref must be `read` or `none`. The slot
+    access analysis relies on it where the kernel carries no `vyre.access`
+    summary (see `--vyre-kernel-access`); where it does, the list can only
+    make the summary more conservative.
 
     ```mlir
     vyre.dispatch @kernels::@axpy blocks(%c8, %c1, %c1) threads(%c128, %c1, %c1)
@@ -170,7 +178,8 @@ def Vyre_DispatchOp : Vyre_Op<"dispatch", [
 // Asynchronous forms produced by --overlap-copies
 //===----------------------------------------------------------------------===//
 
-def Vyre_CopyH2DAsyncOp : Vyre_Op<"copy_h2d_async", [Vyre_OnStream]> {
+def Vyre_CopyH2DAsyncOp : Vyre_Op<"copy_h2d_async", [Vyre_OnStream,
+    DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["getDeviceWork", "getAwaitedTokens", "getCompletionToken"]>]> {
   let summary = "Copies a host buffer into a device buffer on a side stream";
   let description = [{
     Enqueues the copy of `source` (host) into `target` (device) on side stream
@@ -208,7 +217,8 @@ def Vyre_CopyH2DAsyncOp : Vyre_Op<"copy_h2d_async", [Vyre_OnStream]> {
   let hasVerifier = 1;
 }
 
-def Vyre_RecordOp : Vyre_Op<"record", [Vyre_OnStream]> {
+def Vyre_RecordOp : Vyre_Op<"record", [Vyre_OnStream,
+    DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["getCompletionToken"]>]> {
   let summary = "A token for the main stream's progress so far";
   let description = [{
     Returns a token that completes when all work enqueued on the main stream
@@ -228,7 +238,8 @@ def Vyre_RecordOp : Vyre_Op<"record", [Vyre_OnStream]> {
   ];
 }
 
-def Vyre_WaitOp : Vyre_Op<"wait", [Vyre_OnStream]> {
+def Vyre_WaitOp : Vyre_Op<"wait", [Vyre_OnStream,
+    DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["getAwaitedTokens"]>]> {
   let summary = "The main stream waits for tokens, device-side";
   let description = [{
     Work enqueued on the main stream after this op starts only once every
@@ -245,6 +256,7 @@ def Vyre_WaitOp : Vyre_Op<"wait", [Vyre_OnStream]> {
 
 def Vyre_SyncOp : Vyre_Op<"sync", [
     Vyre_OnStream,
+    DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["blocksHost", "getAwaitedTokens"]>,
     MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let summary = "The host blocks until tokens complete";
   let description = [{

@@ -1,0 +1,43 @@
+//===- Passes.td - vyre analysis passes --------------------*- tablegen -*-===//
+
+#ifndef VYRE_ANALYSIS_PASSES_TD
+#define VYRE_ANALYSIS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def KernelAccessPass : Pass<"vyre-kernel-access", "::mlir::ModuleOp"> {
+  let summary = "Record on each kernel how it reads and writes its arguments";
+  let description = [{
+    Computes, once per kernel and from its body, whether the kernel reads and
+    whether it writes each argument, and records it on the kernel as a
+    `vyre.access` list in the vocabulary of a dispatch's `access` list
+    (`read`, `write`, `readwrite`, `none`). Loads are reads, stores are
+    writes, atomic read-modify-writes are both; a view of an argument counts
+    as the argument; a use the analysis does not model (a call, an op without
+    declared memory effects, the buffer escaping into a value) is both. An
+    argument that is not a memref is `none`.
+
+    Every `gpu.func` kernel, and every `func.func` with the `gpu.kernel`
+    attribute in a `gpu.module`, is summarized. A summary the kernel already
+    carries is kept and widened to cover what the body does, never narrowed.
+    A kernel declared without a body keeps its declared list, or gets none.
+
+    The slot access analysis, and so `--overlap-copies`, the referee and the
+    simulator, read these summaries and never look into kernel bodies. A
+    dispatched kernel with a body but without a summary is taken to read and
+    write every argument; `--overlap-copies` says so in a remark. The
+    pipelines run this pass first.
+
+    ```mlir
+    gpu.func @scale(%in: memref<64xf32>, %out: memref<64xf32>, %s: f32) kernel
+        attributes {vyre.access = [#vyre.access<read>, #vyre.access<write>,
+                                   #vyre.access<none>]} { ... }
+    ```
+
+    The summary describes the body as it was when the pass ran: run it again
+    after a pass that changes kernel bodies.
+  }];
+  let dependentDialects = ["::mlir::vyre::VyreDialect"];
+}
+
+#endif // VYRE_ANALYSIS_PASSES_TD
