@@ -28,18 +28,18 @@ CopyOverlapDecision mlir::vyre::canOverlapCopyWithKernel(
                                 : CopyOverlapDecision::Overlap;
 }
 
-DispatchConcurrency
-mlir::vyre::canDispatchConcurrently(const AccessSummary &earlier,
+Concurrency
+mlir::vyre::canRunConcurrently(const AccessSummary &earlier,
                                     const AccessSummary &later) {
   if (earlier.isUnknown() || later.isUnknown())
-    return DispatchConcurrency::serialize(HazardKind::UnknownAccess);
+    return Concurrency::serialize(HazardKind::UnknownAccess);
   if (intersects(earlier.getWrites(), later.getWrites()))
-    return DispatchConcurrency::serialize(HazardKind::WriteWrite);
+    return Concurrency::serialize(HazardKind::WriteWrite);
   if (intersects(earlier.getWrites(), later.getReads()))
-    return DispatchConcurrency::serialize(HazardKind::ReadAfterWrite);
+    return Concurrency::serialize(HazardKind::ReadAfterWrite);
   if (intersects(earlier.getReads(), later.getWrites()))
-    return DispatchConcurrency::serialize(HazardKind::WriteAfterRead);
-  return DispatchConcurrency::independent();
+    return Concurrency::serialize(HazardKind::WriteAfterRead);
+  return Concurrency::independent();
 }
 
 llvm::StringRef mlir::vyre::stringifyHazardKind(HazardKind kind) {
@@ -52,6 +52,8 @@ llvm::StringRef mlir::vyre::stringifyHazardKind(HazardKind kind) {
     return "write-after-read";
   case HazardKind::UnknownAccess:
     return "unknown-access";
+  case HazardKind::HostBuffer:
+    return "host-buffer";
   }
   llvm_unreachable("unknown hazard kind");
 }

@@ -28,9 +28,22 @@ func.func @host_buffer_read_by_kernel(%h: memref<16xf32> {vyre.pinned}) {
 }
 
 // SUMMARIZED-NOT: has no 'vyre.access' summary
+// SUMMARIZED: remark: [Passed] CopyOverlapped {{.*}} Remark="copy into slot 1 may overlap 2 kernel(s); first wait at 'vyre.dispatch' (read-after-write)"
 // SUMMARIZED: gpu.func @read(%{{.*}}: memref<16xf32>) kernel attributes {vyre.access = [#vyre.access<read>]}
 // SUMMARIZED: gpu.func @declared(%{{.*}}: memref<16xf32>) kernel attributes {vyre.access = [#vyre.access<read>]}
+// SUMMARIZED-LABEL: func.func @host_buffer_read_by_kernel(%arg0
+// SUMMARIZED: vyre.alloc
+// SUMMARIZED-NEXT: %[[T:.+]] = vyre.copy_h2d_async
+// SUMMARIZED-NEXT: vyre.dispatch @k::@read
+// SUMMARIZED-NEXT: vyre.dispatch @k::@declared
+// SUMMARIZED-NEXT: vyre.wait %[[T]]
 
 // UNSUMMARIZED: remark: [Missed] KernelNotSummarized | Category:overlap-copies | Function=host_buffer_read_by_kernel | Remark="kernel @k::@read has no 'vyre.access' summary (run --vyre-kernel-access first): it is taken to read and write every argument"
 // UNSUMMARIZED-NOT: kernel @k::@declared has no
+// UNSUMMARIZED: remark: [Passed] CopyOverlapped {{.*}} Remark="copy into slot 1 may overlap 1 kernel(s); first wait at 'vyre.dispatch' (read-after-write); it cannot move above 'vyre.dispatch' (host-buffer)"
 // UNSUMMARIZED: gpu.func @read(%{{.*}}: memref<16xf32>) kernel {
+// UNSUMMARIZED-LABEL: func.func @host_buffer_read_by_kernel(%arg0
+// UNSUMMARIZED: vyre.dispatch @k::@read
+// UNSUMMARIZED-NEXT: vyre.record
+// UNSUMMARIZED-NEXT: vyre.copy_h2d_async
+// UNSUMMARIZED-NEXT: vyre.dispatch @k::@declared

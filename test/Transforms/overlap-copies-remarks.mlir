@@ -25,7 +25,7 @@ func.func @passed_and_missed(%h: memref<16xf32> {vyre.pinned}) {
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<16xf32>
   %b = vyre.alloc : memref<16xf32>
-  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s); first wait at 'vyre.dispatch' (read-after-copy)"}}
+  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s); first wait at 'vyre.dispatch' (read-after-write)"}}
   vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
@@ -64,14 +64,14 @@ func.func @hoist_limits(%h: memref<16xf32> {vyre.pinned}, %v: f32) {
   %b = vyre.alloc : memref<16xf32>
   %c = vyre.alloc : memref<16xf32>
   vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
-  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s); first wait at 'memref.store' (host buffer); it cannot move above 'vyre.dispatch' (write-after-write on slot 1)"}}
+  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s); first wait at 'memref.store' (write-after-read); it cannot move above 'vyre.dispatch' (write-after-write on slot 1)"}}
   vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%c : memref<16xf32>)
   memref.store %v, %h[%c0] : memref<16xf32>
-  // expected-remark @+1 {{copy into slot 2 overlaps no kernel: 'func.call' (unknown effects) waits for it right away; it cannot move above 'memref.store' (host buffer on slot 2)"}}
+  // expected-remark @+1 {{copy into slot 2 overlaps no kernel: 'func.call' (unknown-access) waits for it right away; it cannot move above 'memref.store' (host-buffer)"}}
   vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
   func.call @opaque() : () -> ()
-  // expected-remark @+1 {{copy into slot 3 overlaps no kernel: 'vyre.dispatch' (read-after-copy) waits for it right away; it cannot move above 'func.call' (unknown effects on slot 3)"}}
+  // expected-remark @+1 {{copy into slot 3 overlaps no kernel: 'vyre.dispatch' (read-after-write) waits for it right away; it cannot move above 'func.call' (unknown-access on slot 3)"}}
   vyre.copy_h2d %h to %c : memref<16xf32> to memref<16xf32>
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%c : memref<16xf32>)
   return
@@ -170,7 +170,7 @@ func.func @stream_order(%h: memref<16xf32> {vyre.pinned}) {
   // expected-remark @+1 {{copy into slot 2 overlaps no kernel}}
   vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
-  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s); first wait at 'vyre.dispatch' (read-after-copy); it stays behind the copy before it on side stream 1}}
+  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s); first wait at 'vyre.dispatch' (read-after-write); it stays behind the copy before it on side stream 1}}
   vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
   return

@@ -1,7 +1,9 @@
 //===- OverlapPolicy.h - Overlap and concurrency verdicts -------*- C++ -*-===//
 //
-// The decision functions of the vyre runtime's policy, in its vocabulary:
-// may a copy overlap a kernel, and may two dispatches run concurrently.
+// The verdicts every overlap decision asks, in one vocabulary: may a copy
+// overlap a kernel, and may two device ops (kernels, copies) run
+// concurrently, and if not, which hazard forbids it. --overlap-copies names
+// these hazards in its remarks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,21 +31,24 @@ enum class HazardKind {
   WriteAfterRead,
   /// A summary is unknown, so nothing can be proved independent.
   UnknownAccess,
+  /// The later one writes a host buffer the earlier one still reads (or the
+  /// later one reads a host buffer the earlier one may still be writing).
+  HostBuffer,
 };
 
-/// Whether two dispatches may run concurrently and, if not, the strongest
+/// Whether two device ops may run concurrently and, if not, the strongest
 /// hazard between them.
-struct DispatchConcurrency {
+struct Concurrency {
   enum class Decision { Independent, Serialize };
   Decision decision = Decision::Serialize;
   /// Set exactly when `decision` is Serialize.
   std::optional<HazardKind> reason;
 
   bool isIndependent() const { return decision == Decision::Independent; }
-  static DispatchConcurrency independent() {
+  static Concurrency independent() {
     return {Decision::Independent, std::nullopt};
   }
-  static DispatchConcurrency serialize(HazardKind kind) {
+  static Concurrency serialize(HazardKind kind) {
     return {Decision::Serialize, kind};
   }
 };
@@ -55,14 +60,16 @@ struct DispatchConcurrency {
 CopyOverlapDecision canOverlapCopyWithKernel(unsigned slot,
                                              const AccessSummary &kernel);
 
-/// Whether `later` may run concurrently with `earlier`. Two reads of a slot
-/// are independent. If several hazards hold, the reason is the strongest:
+/// Whether `later` may run concurrently with `earlier`, two device ops (a
+/// kernel, or a copy, which reads its source's slots and writes its
+/// destination's). Two reads of a slot are independent. If several hazards hold, the reason is the strongest:
 /// WriteWrite, then ReadAfterWrite, then WriteAfterRead.
-DispatchConcurrency canDispatchConcurrently(const AccessSummary &earlier,
+Concurrency canRunConcurrently(const AccessSummary &earlier,
                                             const AccessSummary &later);
 
 /// The hazard's name as remarks spell it: `write-after-write`,
-/// `read-after-write`, `write-after-read` or `unknown-access`.
+/// `read-after-write`, `write-after-read`, `unknown-access` or
+/// `host-buffer`.
 llvm::StringRef stringifyHazardKind(HazardKind kind);
 
 } // namespace mlir::vyre

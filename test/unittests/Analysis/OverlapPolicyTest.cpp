@@ -58,28 +58,28 @@ TEST(CanOverlapCopyWithKernelTest, UnknownKernelSerializes) {
 }
 
 TEST(CanDispatchConcurrentlyTest, TwoReadersAreIndependent) {
-  DispatchConcurrency verdict = canDispatchConcurrently(
+  Concurrency verdict = canRunConcurrently(
       AccessSummary({0, 1}, {}), AccessSummary({1, 0}, {}));
   EXPECT_TRUE(verdict.isIndependent());
   EXPECT_EQ(verdict.reason, std::nullopt);
 }
 
 TEST(CanDispatchConcurrentlyTest, DisjointWritersAreIndependent) {
-  EXPECT_TRUE(canDispatchConcurrently(AccessSummary({0}, {1}),
+  EXPECT_TRUE(canRunConcurrently(AccessSummary({0}, {1}),
                                       AccessSummary({0}, {2}))
                   .isIndependent());
 }
 
 TEST(CanDispatchConcurrentlyTest, ReportsEachHazard) {
-  EXPECT_EQ(canDispatchConcurrently(AccessSummary({}, {1}),
+  EXPECT_EQ(canRunConcurrently(AccessSummary({}, {1}),
                                     AccessSummary({}, {1}))
                 .reason,
             HazardKind::WriteWrite);
-  EXPECT_EQ(canDispatchConcurrently(AccessSummary({}, {1}),
+  EXPECT_EQ(canRunConcurrently(AccessSummary({}, {1}),
                                     AccessSummary({1}, {}))
                 .reason,
             HazardKind::ReadAfterWrite);
-  EXPECT_EQ(canDispatchConcurrently(AccessSummary({1}, {}),
+  EXPECT_EQ(canRunConcurrently(AccessSummary({1}, {}),
                                     AccessSummary({}, {1}))
                 .reason,
             HazardKind::WriteAfterRead);
@@ -89,18 +89,18 @@ TEST(CanDispatchConcurrentlyTest, StrongestReasonWins) {
   // Write-write beats read-after-write and write-after-read on other slots.
   AccessSummary earlier({2}, {1, 3});
   AccessSummary later({3}, {1, 2});
-  DispatchConcurrency verdict = canDispatchConcurrently(earlier, later);
+  Concurrency verdict = canRunConcurrently(earlier, later);
   EXPECT_FALSE(verdict.isIndependent());
   EXPECT_EQ(verdict.reason, HazardKind::WriteWrite);
   // Without the write-write, read-after-write beats write-after-read.
-  EXPECT_EQ(canDispatchConcurrently(AccessSummary({2}, {3}),
+  EXPECT_EQ(canRunConcurrently(AccessSummary({2}, {3}),
                                     AccessSummary({3}, {2}))
                 .reason,
             HazardKind::ReadAfterWrite);
 }
 
 TEST(CanDispatchConcurrentlyTest, UnknownSerializes) {
-  EXPECT_EQ(canDispatchConcurrently(AccessSummary::unknown(), AccessSummary())
+  EXPECT_EQ(canRunConcurrently(AccessSummary::unknown(), AccessSummary())
                 .reason,
             HazardKind::UnknownAccess);
   EXPECT_EQ(stringifyHazardKind(HazardKind::ReadAfterWrite),

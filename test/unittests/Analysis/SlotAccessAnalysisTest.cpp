@@ -96,7 +96,7 @@ TEST_F(SlotAccessAnalysisTest, SummarizesEachDispatchFromTheKernelSummary) {
             CopyOverlapDecision::Overlap);
   EXPECT_EQ(canOverlapCopyWithKernel(3, analysis.getSummary(dispatches[0])),
             CopyOverlapDecision::Serialize);
-  EXPECT_EQ(canDispatchConcurrently(analysis.getSummary(dispatches[0]),
+  EXPECT_EQ(canRunConcurrently(analysis.getSummary(dispatches[0]),
                                     analysis.getSummary(dispatches[1]))
                 .reason,
             HazardKind::ReadAfterWrite);

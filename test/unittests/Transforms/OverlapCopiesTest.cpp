@@ -1,8 +1,10 @@
 //===- OverlapCopiesTest.cpp - The pass through the C++ API -----*- C++ -*-===//
 
+#include "vyre/Analysis/Passes.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 #include "vyre/InitVyre.h"
+#include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 #include "vyre/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -133,3 +135,50 @@ TEST_F(OverlapCopiesTest, RejectsZeroSideStreams) {
 }
 
 } // namespace
+
+TEST_F(OverlapCopiesTest, PlansWithoutChangingTheIRThenApplies) {
+  ASSERT_TRUE(module);
+  PassManager summarize(&context);
+  summarize.addPass(createKernelAccessPass());
+  ASSERT_TRUE(succeeded(summarize.run(*module)));
+  func::FuncOp function = lookup("with_copies");
+  SlotAccessAnalysis slots(function);
+  std::string before;
+  llvm::raw_string_ostream beforeStream(before);
+  function.print(beforeStream);
+
+  overlap::CopyPlan plan =
+      overlap::planCopyOverlap(function, slots, {/*hoist=*/true, 2});
+  std::string planned;
+  llvm::raw_string_ostream plannedStream(planned);
+  function.print(plannedStream);
+  EXPECT_EQ(before, planned);
+
+  // Both copies go right after their destination's alloc, on the two side
+  // streams; the dispatch waits for the first, the return joins the second.
+  ASSERT_EQ(plan.copies.size(), 2u);
+  EXPECT_EQ(plan.copies[0].stream, 1);
+  EXPECT_EQ(plan.copies[1].stream, 2);
+  EXPECT_TRUE(plan.copies[0].dependencies.empty());
+  EXPECT_TRUE(isa<AllocOp>(plan.copies[0].at.anchor));
+  EXPECT_TRUE(isa<DispatchOp>(plan.copies[0].firstWaiter.op));
+  EXPECT_EQ(plan.copies[0].waitReason.str(), "read-after-write");
+  EXPECT_EQ(plan.copies[0].kernelsOverlapped, 0u);
+  EXPECT_EQ(plan.copies[1].waitReason.str(), "end of block");
+  std::string line;
+  llvm::raw_string_ostream lineStream(line);
+  plan.printCopy(lineStream, 0);
+  EXPECT_EQ(line, "copy #0 into slot 1: after 'vyre.alloc' on stream 1, "
+                  "after []; first wait at 'vyre.dispatch' "
+                  "(read-after-write)");
+
+  overlap::applyCopyPlan(plan);
+  EXPECT_TRUE(function.getOps<CopyH2DOp>().empty());
+  SmallVector<CopyH2DAsyncOp> copies(function.getOps<CopyH2DAsyncOp>());
+  ASSERT_EQ(copies.size(), 2u);
+  EXPECT_EQ(copies[0].getStream(), 1u);
+  EXPECT_EQ(copies[1].getStream(), 2u);
+  EXPECT_EQ(std::distance(function.getOps<WaitOp>().begin(),
+                          function.getOps<WaitOp>().end()),
+            1);
+}

@@ -1,0 +1,30 @@
+//===- CopyRemarks.h - Why each copy went where it did ----------*- C++ -*-===//
+
+#ifndef VYRE_TRANSFORMS_OVERLAPCOPIES_COPYREMARKS_H
+#define VYRE_TRANSFORMS_OVERLAPCOPIES_COPYREMARKS_H
+
+#include "vyre/Transforms/OverlapCopies/CopyPlan.h"
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::vyre::overlap {
+
+/// The remark category of every decision: `--remarks-filter=overlap-copies`.
+constexpr llvm::StringLiteral kRemarkCategory = "overlap-copies";
+/// The category of the plan, one analysis remark per copy:
+/// `--remarks-filter=copy-plan`.
+constexpr llvm::StringLiteral kPlanRemarkCategory = "copy-plan";
+
+/// Emits, for each copy of `plan`, whether it overlaps kernels and why it
+/// waits where it does, its plan, and whether its host buffer is pinned; and
+/// for each copy kept in place, why. Call before `applyCopyPlan`.
+void emitPlanRemarks(const CopyPlan &plan);
+
+/// Says which kernels `slots` took to touch everything for want of a
+/// `vyre.access` summary.
+void emitKernelSummaryRemarks(FunctionOpInterface function,
+                              const SlotAccessAnalysis &slots);
+
+} // namespace mlir::vyre::overlap
+
+#endif // VYRE_TRANSFORMS_OVERLAPCOPIES_COPYREMARKS_H

@@ -1,0 +1,141 @@
+//===- ApplyCopyPlan.cpp - Build what the plan says --------------*- C++ -*-===//
+//
+// The second half of --overlap-copies: it makes no decision. It inserts the
+// planned ops in the order they were planned, each at its place, resolves
+// planned dependencies to tokens, and erases the copies the plan replaces.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vyre/Transforms/OverlapCopies/CopyPlan.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::overlap;
+
+namespace {
+
+/// Builds one plan.
+class PlanBuilder {
+public:
+  explicit PlanBuilder(CopyPlan &plan)
+      : plan(plan), builder(plan.function.getContext()),
+        copies(plan.copies.size()), built(plan.insertions.size()) {}
+
+  void run() {
+    for (auto [index, insertion] : llvm::enumerate(plan.insertions))
+      built[index] = build(insertion);
+    for (auto &[foreign, awaited] : plan.foreignDependencies)
+      for (Value token : tokensOf(awaited))
+        if (!llvm::is_contained(foreign.getDependencies(), token))
+          foreign.getDependenciesMutable().append(token);
+    for (PlannedCopy &copy : plan.copies)
+      copy.original.erase();
+  }
+
+private:
+  /// Sets the insertion point after `anchor` (null: the block's start), after
+  /// the ops built there before.
+  void setInsertionPointAfter(Block *block, Operation *anchor) {
+    if (Operation *last = lastAfter.lookup({block, anchor}))
+      builder.setInsertionPointAfter(last);
+    else if (anchor)
+      builder.setInsertionPointAfter(anchor);
+    else
+      builder.setInsertionPointToStart(block);
+  }
+
+  /// Sets the insertion point before `op` (null: the end of `block`).
+  void setInsertionPointBefore(Block *block, Operation *op) {
+    if (op)
+      builder.setInsertionPoint(op);
+    else
+      builder.setInsertionPointToEnd(block);
+  }
+
+  SmallVector<Value> tokensOf(ArrayRef<unsigned> planned) {
+    return llvm::map_to_vector(
+        planned, [&](unsigned copy) -> Value { return copies[copy].getToken(); });
+  }
+
+  Value resolve(const PlannedDependency &dependency, Block *block) {
+    switch (dependency.kind) {
+    case PlannedDependency::Kind::Copy:
+      return copies[dependency.copy].getToken();
+    case PlannedDependency::Kind::Token:
+      return dependency.token;
+    case PlannedDependency::Kind::Record:
+      return recordAfter.lookup({block, dependency.recordAnchor});
+    }
+    llvm_unreachable("unknown dependency kind");
+  }
+
+  Operation *buildCopy(const PlannedInsertion &insertion) {
+    PlannedCopy &planned = plan.copies[insertion.copy];
+    SmallVector<Value> dependencies = llvm::map_to_vector(
+        planned.dependencies, [&](const PlannedDependency &dependency) {
+          return resolve(dependency, insertion.block);
+        });
+    CopyH2DOp original = planned.original;
+    auto copy = CopyH2DAsyncOp::create(
+        builder, insertion.loc, original.getSource(), original.getTarget(),
+        planned.stream, dependencies);
+    copy->setDiscardableAttrs(original->getDiscardableAttrDictionary());
+    copies[insertion.copy] = copy;
+    return copy;
+  }
+
+  Operation *build(const PlannedInsertion &insertion) {
+    Location loc = insertion.loc;
+    switch (insertion.kind) {
+    case PlannedInsertion::Kind::Record:
+    case PlannedInsertion::Kind::Copy: {
+      setInsertionPointAfter(insertion.block, insertion.anchor);
+      Operation *op = insertion.kind == PlannedInsertion::Kind::Copy
+                          ? buildCopy(insertion)
+                          : RecordOp::create(builder, loc).getOperation();
+      lastAfter[{insertion.block, insertion.anchor}] = op;
+      if (auto record = dyn_cast<RecordOp>(op))
+        recordAfter[{insertion.block, insertion.anchor}] = record.getToken();
+      return op;
+    }
+    case PlannedInsertion::Kind::Wait:
+      setInsertionPointBefore(insertion.block, insertion.before);
+      return WaitOp::create(builder, loc, tokensOf(insertion.copies));
+    case PlannedInsertion::Kind::RecordAfterWait: {
+      builder.setInsertionPointAfter(built[*insertion.afterWait]);
+      auto record = RecordOp::create(builder, loc);
+      recordAfterWait[*insertion.afterWait] = record.getToken();
+      return record;
+    }
+    case PlannedInsertion::Kind::Sync: {
+      SmallVector<Value> tokens = tokensOf(insertion.copies);
+      if (insertion.afterWait)
+        tokens.push_back(recordAfterWait.lookup(*insertion.afterWait));
+      setInsertionPointBefore(insertion.block, insertion.before);
+      return SyncOp::create(builder, loc, tokens);
+    }
+    case PlannedInsertion::Kind::MainStreamSync: {
+      setInsertionPointBefore(insertion.block, insertion.before);
+      Value progress = RecordOp::create(builder, loc);
+      return SyncOp::create(builder, loc, ValueRange{progress});
+    }
+    }
+    llvm_unreachable("unknown insertion kind");
+  }
+
+  CopyPlan &plan;
+  OpBuilder builder;
+  /// The async copy built for each planned copy, and the op built for each
+  /// insertion.
+  SmallVector<CopyH2DAsyncOp> copies;
+  SmallVector<Operation *> built;
+  DenseMap<std::pair<Block *, Operation *>, Operation *> lastAfter;
+  DenseMap<std::pair<Block *, Operation *>, Value> recordAfter;
+  DenseMap<unsigned, Value> recordAfterWait;
+};
+
+} // namespace
+
+void overlap::applyCopyPlan(CopyPlan &plan) { PlanBuilder(plan).run(); }

@@ -1,0 +1,130 @@
+//===- CopyRemarks.cpp - Why each copy went where it did ---------*- C++ -*-===//
+//
+// The remarks of --overlap-copies, read from the plan. The text is built only
+// for remarks that are enabled (`--remarks-filter=overlap-copies`, and
+// `--remarks-filter=copy-plan` for the plan itself).
+//
+//===----------------------------------------------------------------------===//
+
+#include "vyre/Transforms/OverlapCopies/CopyRemarks.h"
+
+#include "vyre/Analysis/SlotAccessAnalysis.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Remarks.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::overlap;
+
+namespace {
+
+remark::RemarkOpts remarkOptions(FunctionOpInterface function, StringRef name,
+                                 StringRef category = kRemarkCategory) {
+  return remark::RemarkOpts::name(name).category(category).function(
+      function.getName());
+}
+
+/// Whether the host buffer `root` is known to be pinned: a function argument
+/// marked `vyre.pinned`, or registered with gpu.host_register.
+bool isPinned(Value root) {
+  if (auto argument = dyn_cast<BlockArgument>(root))
+    if (auto function =
+            dyn_cast<FunctionOpInterface>(argument.getOwner()->getParentOp()))
+      if (argument.getOwner()->isEntryBlock() &&
+          function.getArgAttr(argument.getArgNumber(),
+                              VyreDialect::getPinnedAttrName()))
+        return true;
+  SmallVector<Value> worklist{root};
+  while (!worklist.empty()) {
+    Value buffer = worklist.pop_back_val();
+    for (Operation *user : buffer.getUsers()) {
+      if (isa<gpu::HostRegisterOp>(user))
+        return true;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == buffer)
+        worklist.append(user->result_begin(), user->result_end());
+    }
+  }
+  return false;
+}
+
+/// Why the copy did not move further up, or nothing.
+std::string describeLimit(const PlannedCopy &copy) {
+  if (!copy.hoistLimit)
+    return "";
+  if (copy.hoistReason.kind == OrderReason::Kind::StreamOrder)
+    return "; it stays behind the copy before it on side stream " +
+           std::to_string(copy.stream);
+  // A slot hazard names the slot; a host-buffer hazard is on the source.
+  std::string where = copy.hoistReason.isHazard() &&
+                              copy.hoistReason.hazard != HazardKind::HostBuffer
+                          ? " on slot " + std::to_string(copy.slot)
+                          : "";
+  return "; it cannot move above " + copy.hoistLimit.describe("") + " (" +
+         copy.hoistReason.str() + where + ")";
+}
+
+void emitCopyRemarks(const CopyPlan &plan, const PlannedCopy &copy) {
+  Location loc = copy.original->getLoc();
+  std::string slot = std::to_string(copy.slot);
+  auto wait = [&] {
+    return copy.firstWaiter.describe("the end of its block") + " (" +
+           copy.waitReason.str() + ")";
+  };
+  if (copy.kernelsOverlapped > 0) {
+    if (auto remark =
+            remark::passed(loc, remarkOptions(plan.function, "CopyOverlapped")))
+      remark << "copy into slot " + slot + " may overlap " +
+                    std::to_string(copy.kernelsOverlapped) +
+                    " kernel(s); first wait at " + wait() +
+                    describeLimit(copy);
+  } else if (auto remark = remark::missed(
+                 loc, remarkOptions(plan.function, "CopyNotOverlapped"))) {
+    remark << "copy into slot " + slot + " overlaps no kernel: " + wait() +
+                  " waits for it right away" + describeLimit(copy);
+  }
+  if (auto remark = remark::analysis(
+          loc, remarkOptions(plan.function, "CopyPlan", kPlanRemarkCategory))) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    plan.printCopy(os, copy.id);
+    remark << text;
+  }
+  if (isPinned(copy.hostRoot))
+    return;
+  if (auto remark = remark::analysis(
+          loc, remarkOptions(plan.function, "PageableHostBuffer")))
+    remark << "host buffer of the copy into slot " + slot +
+                  " is not known to be pinned (gpu.host_register, or a "
+                  "'vyre.pinned' argument): a copy from pageable memory is "
+                  "staged synchronously and defeats overlap";
+}
+
+} // namespace
+
+void overlap::emitPlanRemarks(const CopyPlan &plan) {
+  for (CopyH2DOp copy : plan.keptInPlace)
+    remark::missed(copy.getLoc(),
+                   remarkOptions(plan.function, "CopyKeptInPlace"))
+        << "copy stays in place: its destination is not a known slot";
+  for (const PlannedCopy &copy : plan.copies)
+    emitCopyRemarks(plan, copy);
+}
+
+void overlap::emitKernelSummaryRemarks(FunctionOpInterface function,
+                                       const SlotAccessAnalysis &slots) {
+  for (SymbolRefAttr kernel : slots.getUnsummarizedKernels()) {
+    auto remark = remark::missed(
+        function.getLoc(), remarkOptions(function, "KernelNotSummarized"));
+    if (!remark)
+      continue;
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << kernel;
+    remark << "kernel " + name +
+                  " has no 'vyre.access' summary (run --vyre-kernel-access "
+                  "first): it is taken to read and write every argument";
+  }
+}

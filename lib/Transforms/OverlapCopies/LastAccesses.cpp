@@ -1,0 +1,61 @@
+//===- LastAccesses.cpp - What touched each buffer last ----------*- C++ -*-===//
+
+#include "LastAccesses.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::overlap;
+
+void LastAccesses::note(const Stamp &op, const OpFootprint &footprint) {
+  if (footprint.unknown || footprint.device.slots.isUnknown() ||
+      footprint.host.slots.isUnknown()) {
+    anySlot = op;
+    anySlotWrite = op;
+  } else {
+    for (const SideAccess *side : {&footprint.device, &footprint.host}) {
+      for (unsigned read : side->slots.getReads())
+        slot[read] = op;
+      for (unsigned written : side->slots.getWrites()) {
+        slot[written] = op;
+        slotWrite[written] = op;
+      }
+    }
+  }
+  if (footprint.unknown || footprint.device.anyHostWrite ||
+      footprint.host.anyHostWrite)
+    anyHostWrite = op;
+  for (const SideAccess *side : {&footprint.device, &footprint.host}) {
+    for (Value root : side->hostWrites) {
+      hostWrite[root] = op;
+      if (HostBufferAliasing::getOrigin(root) != HostBufferOrigin::Allocation)
+        openHostRoots.insert(root);
+    }
+  }
+  // Device work the host waits for (a synchronous copy) is done when the host
+  // moves on; other device work may still be writing.
+  auto streamOp = dyn_cast_or_null<StreamOpInterface>(op.op);
+  if (streamOp && streamOp.blocksHost())
+    return;
+  if (footprint.device.anyHostWrite)
+    anyDeviceHostWrite = op;
+  for (Value root : footprint.device.hostWrites)
+    deviceHostWrite[root] = op;
+}
+
+Stamp LastAccesses::lastWriterOf(Value hostRoot,
+                                 const DenseMap<Value, Stamp> &writers,
+                                 Stamp anyWriter,
+                                 HostBufferAliasing &aliasing) const {
+  Stamp latest = anyWriter;
+  if (HostBufferAliasing::getOrigin(hostRoot) == HostBufferOrigin::Unknown) {
+    for (auto &entry : writers)
+      latest.keepLatest(entry.second);
+    return latest;
+  }
+  latest.keepLatest(writers.lookup(hostRoot));
+  for (Value root : openHostRoots)
+    if (aliasing.mayAlias(root, hostRoot))
+      latest.keepLatest(writers.lookup(root));
+  return latest;
+}
+

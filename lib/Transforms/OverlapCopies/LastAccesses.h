@@ -1,0 +1,67 @@
+//===- LastAccesses.h - What touched each buffer last ------------*- C++ -*-===//
+//
+// While the placement step walks a block, the last op (or planned copy) that
+// touched each slot and each host buffer: a copy may move up to just after
+// the last of those it must follow.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_TRANSFORMS_OVERLAPCOPIES_LASTACCESSES_H
+#define VYRE_TRANSFORMS_OVERLAPCOPIES_LASTACCESSES_H
+
+#include "vyre/Analysis/HostBufferAliasing.h"
+#include "vyre/Analysis/OpFootprint.h"
+#include "vyre/Transforms/OverlapCopies/CopyPlan.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::vyre::overlap {
+
+/// An input op of the block being planned, or a planned copy, and where it
+/// is. A null stamp is "nothing": the block's start.
+struct Stamp {
+  PlanPoint point;
+  Operation *op = nullptr;
+  std::optional<unsigned> copy;
+
+  explicit operator bool() const { return op || copy; }
+  /// Keeps whichever of this and `candidate` comes later.
+  void keepLatest(const Stamp &candidate) {
+    if (candidate && (!*this || point.isBefore(candidate.point)))
+      *this = candidate;
+  }
+};
+
+/// The last ops of a block, so far in program order, that touched each slot
+/// and host buffer.
+struct LastAccesses {
+  /// Records what `op` touches as the latest access.
+  void note(const Stamp &op, const OpFootprint &footprint);
+  /// The latest op, in `writers` or `anyWriter`, that may write `hostRoot`.
+  Stamp lastWriterOf(Value hostRoot, const DenseMap<Value, Stamp> &writers,
+                     Stamp anyWriter, HostBufferAliasing &aliasing) const;
+
+  DenseMap<unsigned, Stamp> slot, slotWrite;
+  Stamp anySlot, anySlotWrite;
+  DenseMap<Value, Stamp> hostWrite;
+  /// Written roots that are function arguments or of unknown origin.
+  SetVector<Value> openHostRoots;
+  Stamp anyHostWrite;
+  /// The last op whose main-stream work may still be writing a host buffer
+  /// when the host moves on (a kernel writing an argument), per root.
+  DenseMap<Value, Stamp> deviceHostWrite;
+  Stamp anyDeviceHostWrite;
+  /// Per side stream, the last async copy reading each host root that is not
+  /// an allocation, and writing each argument slot: a function argument may
+  /// be both a copy's source and another copy's destination.
+  DenseMap<std::pair<Value, int64_t>, Stamp> copyReadingRoot;
+  DenseMap<std::pair<Value, int64_t>, Stamp> copyWritingArgument;
+  /// Per side stream, the last async copy whose source is each slot (a
+  /// device buffer copied as if it were host memory).
+  DenseMap<std::pair<unsigned, int64_t>, Stamp> copyReadingSlot;
+};
+
+} // namespace mlir::vyre::overlap
+
+#endif // VYRE_TRANSFORMS_OVERLAPCOPIES_LASTACCESSES_H

@@ -1,0 +1,104 @@
+//===- OpenCopies.cpp - The copies of a block still in flight ----*- C++ -*-===//
+
+#include "OpenCopies.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::overlap;
+
+void OpenCopies::track(PlannedCopy *copy) {
+  for (unsigned slot : copy->slots)
+    bySlot[slot].push_back(copy);
+  for (unsigned slot : copy->sourceSlots)
+    bySourceSlot[slot].push_back(copy);
+  if (HostBufferAliasing::getOrigin(copy->hostRoot) ==
+      HostBufferOrigin::Allocation)
+    byHostRoot[copy->hostRoot].push_back(copy);
+  else
+    openHostRoots.push_back(copy);
+  all.push_back(copy);
+}
+
+ArrayRef<PlannedCopy *> OpenCopies::notDoneForHost() {
+  llvm::erase_if(all,
+                 [](PlannedCopy *copy) { return copy->hostCovered; });
+  return all;
+}
+
+void OpenCopies::collectSlotConflicts(const AccessSummary &summary,
+                                      bool onHost, Orders &orders) {
+  if (summary.isEmpty())
+    return;
+  // The verdict decides, and names the hazard.
+  auto visit = [&](PlannedCopy *copy) {
+    bool needed = onHost ? !copy->hostCovered : copy->isOpen();
+    if (!needed)
+      return;
+    Concurrency verdict = canRunConcurrently(copy->summarize(), summary);
+    if (!verdict.isIndependent())
+      orders.add(copy, onHost, OrderReason::of(*verdict.reason));
+  };
+  // Host-side slot accesses are rare, and an unknown summary conflicts with
+  // everything: look at every copy.
+  if (onHost || summary.isUnknown()) {
+    for (PlannedCopy *copy : notDoneForHost())
+      visit(copy);
+    return;
+  }
+  // On the device, look only at the copies that touch the op's slots; drop
+  // copies already ordered, so each is looked at once more at most.
+  auto visitList = [&](DenseMap<unsigned, SmallVector<PlannedCopy *>> &map,
+                       unsigned slot) {
+    auto it = map.find(slot);
+    if (it == map.end())
+      return;
+    llvm::erase_if(it->second,
+                   [](PlannedCopy *copy) { return !copy->isOpen(); });
+    for (PlannedCopy *copy : it->second)
+      visit(copy);
+  };
+  for (unsigned slot : summary.getWrites()) {
+    visitList(bySlot, slot);
+    visitList(bySourceSlot, slot);
+  }
+  for (unsigned slot : summary.getReads())
+    visitList(bySlot, slot);
+}
+
+void OpenCopies::collectHostConflicts(const SideAccess &side, bool onHost,
+                                      bool everything, Orders &orders) {
+  auto visit = [&](PlannedCopy *copy, HazardKind hazard) {
+    if (copy->hostCovered || (!onHost && copy->deviceCovered))
+      return;
+    orders.add(copy, onHost, OrderReason::of(hazard));
+  };
+  if (everything || side.anyHostWrite) {
+    HazardKind hazard =
+        everything ? HazardKind::UnknownAccess : HazardKind::HostBuffer;
+    for (PlannedCopy *copy : notDoneForHost())
+      visit(copy, hazard);
+    return;
+  }
+  for (Value root : side.hostWrites) {
+    if (HostBufferAliasing::getOrigin(root) == HostBufferOrigin::Unknown) {
+      for (PlannedCopy *copy : notDoneForHost())
+        visit(copy, HazardKind::HostBuffer);
+      continue;
+    }
+    auto it = byHostRoot.find(root);
+    if (it != byHostRoot.end()) {
+      llvm::erase_if(it->second,
+                     [](PlannedCopy *copy) { return copy->hostCovered; });
+      for (PlannedCopy *copy : it->second)
+        visit(copy, HazardKind::HostBuffer);
+    }
+    llvm::erase_if(openHostRoots,
+                   [](PlannedCopy *copy) { return copy->hostCovered; });
+    for (PlannedCopy *copy : openHostRoots)
+      if (hostAliasing.mayAlias(root, copy->hostRoot))
+        visit(copy, HazardKind::HostBuffer);
+  }
+}
+

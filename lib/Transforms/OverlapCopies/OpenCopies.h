@@ -1,0 +1,76 @@
+//===- OpenCopies.h - The copies of a block still in flight ------*- C++ -*-===//
+//
+// While the ordering step walks a block, the planned copies that may still be
+// in flight, indexed so that each op finds the copies it conflicts with.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_TRANSFORMS_OVERLAPCOPIES_OPENCOPIES_H
+#define VYRE_TRANSFORMS_OVERLAPCOPIES_OPENCOPIES_H
+
+#include "vyre/Analysis/HostBufferAliasing.h"
+#include "vyre/Analysis/OpFootprint.h"
+#include "vyre/Transforms/OverlapCopies/CopyPlan.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::vyre::overlap {
+
+/// What must happen before one op: copies to wait for on the device, and
+/// copies to synchronize with on the host, each with the reason.
+struct Orders {
+  SetVector<PlannedCopy *> wait;
+  SetVector<PlannedCopy *> sync;
+  DenseMap<PlannedCopy *, OrderReason> reasons;
+
+  void add(PlannedCopy *copy, bool onHost, OrderReason reason) {
+    (onHost ? sync : wait).insert(copy);
+    reasons.try_emplace(copy, reason);
+  }
+};
+
+/// The copies of a block that may still be in flight.
+class OpenCopies {
+public:
+  explicit OpenCopies(HostBufferAliasing &hostAliasing)
+      : hostAliasing(hostAliasing) {}
+
+  /// Starts tracking `copy`, which the plan has just put in flight.
+  void track(PlannedCopy *copy);
+  /// The copies the host has not synchronized with yet.
+  ArrayRef<PlannedCopy *> notDoneForHost();
+  /// Adds to `orders` the copies that an op accessing the slots in `summary`
+  /// on the device (or the host) must wait for, as the verdict API decides.
+  void collectSlotConflicts(const AccessSummary &summary, bool onHost,
+                            Orders &orders);
+  /// Adds to `orders` the copies still reading a host buffer that `side`
+  /// writes (anything, if `everything`). On the device, the main stream must
+  /// wait for copies it has not waited for; on the host, the host must
+  /// synchronize with all.
+  void collectHostConflicts(const SideAccess &side, bool onHost,
+                            bool everything, Orders &orders);
+
+  /// Copies the main stream has not waited for, by slot written, and by slot
+  /// read (a source that is a slot).
+  DenseMap<unsigned, SmallVector<PlannedCopy *>> bySlot;
+  DenseMap<unsigned, SmallVector<PlannedCopy *>> bySourceSlot;
+  /// Copies the host has not synchronized with, by host root read; and those
+  /// reading roots that are not allocations.
+  DenseMap<Value, SmallVector<PlannedCopy *>> byHostRoot;
+  SmallVector<PlannedCopy *> openHostRoots;
+  /// Every copy of the block, in order.
+  SmallVector<PlannedCopy *> all;
+  /// Slots that main-stream work since the host last waited for the main
+  /// stream may still be touching.
+  AccessSummary mainInFlight;
+  /// Kernels so far in the block.
+  unsigned kernels = 0;
+
+private:
+  HostBufferAliasing &hostAliasing;
+};
+
+} // namespace mlir::vyre::overlap
+
+#endif // VYRE_TRANSFORMS_OVERLAPCOPIES_OPENCOPIES_H

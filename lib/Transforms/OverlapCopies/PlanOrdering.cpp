@@ -1,0 +1,330 @@
+//===- PlanOrdering.cpp - Where later ops wait for the copies ----*- C++ -*-===//
+//
+// Step 2 of planning --overlap-copies, block by block in the order the plan
+// leaves the block in: each op that conflicts with a copy still in flight
+// waits for its token, on the device (vyre.wait) when the op is device work
+// and on the host (vyre.sync) when the host touches the memory; the verdict
+// API decides and names each conflict. Tokens still open at the end of a
+// block are joined there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpenCopies.h"
+#include "PlanContext.h"
+
+#include "vyre/Analysis/OpFootprint.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::overlap;
+
+namespace {
+
+/// Plans the waits of one function.
+class OrderingPlanner {
+public:
+  explicit OrderingPlanner(PlanContext &context)
+      : context(context), plan(context.plan), slots(context.slots) {}
+
+  void planBlock(Block &block, const AccessSummary &inFlight);
+
+private:
+  void startCopiesAfter(Block &block, Operation *anchor, OpenCopies &open);
+  void startTracking(PlannedCopy *copy, OpenCopies &open);
+  void orderForeignCopy(CopyH2DAsyncOp foreign, OpenCopies &open);
+  void noteFirstWait(PlannedCopy *copy, PlanOp waiter, OrderReason reason,
+                     unsigned kernels);
+  void orderBefore(Operation *op, const OpFootprint &footprint,
+                   OpenCopies &open);
+  void mainStreamDone(OpenCopies &open);
+  SmallVector<unsigned> minimalCopies(ArrayRef<PlannedCopy *> copies);
+  void markDeviceCovered(PlannedCopy *copy, unsigned wait);
+  void markHostCovered(PlannedCopy *copy);
+  void synchronize(Block &block, Operation *op,
+                   ArrayRef<PlannedCopy *> copies, bool includeWaited);
+  void joinAtEnd(Block &block, Operation *terminator, OpenCopies &open);
+
+  PlanContext &context;
+  CopyPlan &plan;
+  const SlotAccessAnalysis &slots;
+  /// Planned waits after which a vyre.record is planned.
+  DenseSet<unsigned> recordAfterWait;
+};
+
+} // namespace
+
+void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
+  OpenCopies open(context.hostAliasing);
+  open.mainInFlight = inFlight;
+  bool joined = false;
+  startCopiesAfter(block, nullptr, open);
+  for (Operation &op : block) {
+    if (context.replaced.contains(&op))
+      continue;
+    if (op.getNumRegions() != 0) {
+      AccessSummary nestedInFlight = open.mainInFlight;
+      nestedInFlight.merge(computeOpFootprint(&op, slots).device.slots);
+      for (Region &region : op.getRegions())
+        for (Block &nested : region)
+          planBlock(nested, nestedInFlight);
+    }
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      joinAtEnd(block, &op, open);
+      joined = true;
+      continue;
+    }
+    if (auto foreign = dyn_cast<CopyH2DAsyncOp>(op)) {
+      orderForeignCopy(foreign, open);
+    } else {
+      OpFootprint footprint = computeOpFootprint(&op, slots);
+      if (!footprint.isEmpty())
+        orderBefore(&op, footprint, open);
+      open.kernels += footprint.numKernels;
+    }
+    startCopiesAfter(block, &op, open);
+  }
+  if (!joined)
+    joinAtEnd(block, nullptr, open);
+}
+
+void OrderingPlanner::startCopiesAfter(Block &block, Operation *anchor,
+                                       OpenCopies &open) {
+  auto it = context.copiesAfter.find({&block, anchor});
+  if (it == context.copiesAfter.end())
+    return;
+  for (unsigned index : it->second)
+    startTracking(&plan.copies[index], open);
+}
+
+void OrderingPlanner::startTracking(PlannedCopy *copy, OpenCopies &open) {
+  copy->kernelsBefore = open.kernels;
+  for (const PlannedDependency &dependency : copy->dependencies) {
+    if (dependency.kind != PlannedDependency::Kind::Copy)
+      continue;
+    PlannedCopy *prior = &plan.copies[dependency.copy];
+    if (prior->deviceCovered)
+      continue;
+    copy->implies.push_back(dependency.copy);
+    Concurrency verdict =
+        canRunConcurrently(prior->summarize(), copy->summarize());
+    noteFirstWait(prior, {nullptr, copy->id},
+                  OrderReason::of(
+                      verdict.reason.value_or(HazardKind::WriteWrite)),
+                  open.kernels);
+    prior->subsumed = llvm::all_of(prior->slots, [&](unsigned slot) {
+      return llvm::is_contained(copy->slots, slot);
+    });
+  }
+  open.track(copy);
+}
+
+/// An async copy the input already had runs on a side stream, which a
+/// main-stream wait does not order: it takes the tokens of the open copies
+/// into its slots as dependencies instead.
+void OrderingPlanner::orderForeignCopy(CopyH2DAsyncOp foreign,
+                                       OpenCopies &open) {
+  OpFootprint footprint = computeOpFootprint(foreign, slots);
+  Orders orders;
+  open.collectSlotConflicts(footprint.device.slots, /*onHost=*/false, orders);
+  SmallVector<unsigned> copies = minimalCopies(orders.wait.getArrayRef());
+  if (!copies.empty())
+    plan.foreignDependencies.push_back({foreign, std::move(copies)});
+}
+
+void OrderingPlanner::noteFirstWait(PlannedCopy *copy, PlanOp waiter,
+                                    OrderReason reason, unsigned kernels) {
+  if (copy->firstWaiter)
+    return;
+  copy->firstWaiter = waiter;
+  copy->waitReason = reason;
+  copy->kernelsOverlapped = kernels - copy->kernelsBefore;
+}
+
+
+/// Whether a host op with `footprint` may touch what the main stream is still
+/// working on: an op of unknown effect, or a host access to a busy slot.
+static bool touchesMainWork(const OpFootprint &footprint,
+                            const AccessSummary &mainInFlight) {
+  if (mainInFlight.isEmpty())
+    return false;
+  auto busy = [&](unsigned slot) { return mainInFlight.mayAccess(slot); };
+  return footprint.unknown ||
+         llvm::any_of(footprint.host.slots.getReads(), busy) ||
+         llvm::any_of(footprint.host.slots.getWrites(), busy);
+}
+
+void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
+                                  OpenCopies &open) {
+  Orders orders;
+  open.collectSlotConflicts(footprint.device.slots, /*onHost=*/false, orders);
+  open.collectHostConflicts(footprint.device, /*onHost=*/false,
+                            /*everything=*/false, orders);
+  open.collectSlotConflicts(footprint.host.slots, /*onHost=*/true, orders);
+  open.collectHostConflicts(footprint.host, /*onHost=*/true,
+                            footprint.unknown, orders);
+  if (footprint.unknown)
+    for (PlannedCopy *copy : open.notDoneForHost())
+      orders.add(copy, /*onHost=*/true,
+                 OrderReason::of(HazardKind::UnknownAccess));
+  for (PlannedCopy *copy : orders.sync)
+    orders.wait.remove(copy);
+
+  if (!orders.sync.empty())
+    synchronize(*op->getBlock(), op, orders.sync.getArrayRef(),
+                /*includeWaited=*/true);
+  if (!orders.wait.empty()) {
+    unsigned wait = plan.insertions.size();
+    plan.insertions.push_back({PlannedInsertion::Kind::Wait, op->getBlock(),
+                               nullptr, op, 0,
+                               minimalCopies(orders.wait.getArrayRef()),
+                               std::nullopt, op->getLoc()});
+    for (PlannedCopy *copy : orders.wait)
+      markDeviceCovered(copy, wait);
+  }
+  for (auto &[copy, reason] : orders.reasons)
+    noteFirstWait(copy, {op, std::nullopt}, reason, open.kernels);
+
+  // Kernels run beside the host: a host op that may touch what the main
+  // stream is still working on first waits for the main stream.
+  if (touchesMainWork(footprint, open.mainInFlight)) {
+    plan.insertions.push_back({PlannedInsertion::Kind::MainStreamSync,
+                               op->getBlock(), nullptr, op, 0, {},
+                               std::nullopt, op->getLoc()});
+    mainStreamDone(open);
+  }
+  // A synchronous copy returns to the host once the main stream is done.
+  auto streamOp = dyn_cast<StreamOpInterface>(op);
+  if (streamOp && streamOp.getStreamIndex() && streamOp.blocksHost())
+    mainStreamDone(open);
+  else
+    open.mainInFlight.merge(footprint.device.slots);
+}
+
+void OrderingPlanner::mainStreamDone(OpenCopies &open) {
+  open.mainInFlight = AccessSummary();
+  for (PlannedCopy *copy : open.notDoneForHost())
+    if (copy->deviceCovered)
+      markHostCovered(copy);
+}
+
+SmallVector<unsigned>
+OrderingPlanner::minimalCopies(ArrayRef<PlannedCopy *> copies) {
+  // Drop the copies another of them implies.
+  llvm::SmallPtrSet<PlannedCopy *, 8> implied;
+  SmallVector<PlannedCopy *> worklist;
+  auto pushImplied = [&](PlannedCopy *copy) {
+    for (unsigned prior : copy->implies)
+      worklist.push_back(&plan.copies[prior]);
+  };
+  for (PlannedCopy *copy : copies)
+    pushImplied(copy);
+  while (!worklist.empty()) {
+    PlannedCopy *copy = worklist.pop_back_val();
+    if (implied.insert(copy).second)
+      pushImplied(copy);
+  }
+  SmallVector<unsigned> kept;
+  for (PlannedCopy *copy : copies)
+    if (!implied.contains(copy))
+      kept.push_back(copy->id);
+  llvm::sort(kept);
+  return kept;
+}
+
+void OrderingPlanner::markDeviceCovered(PlannedCopy *copy, unsigned wait) {
+  if (copy->deviceCovered)
+    return;
+  copy->deviceCovered = true;
+  copy->coveringWait = wait;
+  for (unsigned prior : copy->implies)
+    markDeviceCovered(&plan.copies[prior], wait);
+}
+
+void OrderingPlanner::markHostCovered(PlannedCopy *copy) {
+  if (copy->hostCovered)
+    return;
+  copy->hostCovered = true;
+  copy->deviceCovered = true;
+  for (unsigned prior : copy->implies)
+    markHostCovered(&plan.copies[prior]);
+}
+
+/// Plans one vyre.sync before `op` (null: the end of `block`) that orders the
+/// host after `copies`. A copy the main stream already waited for is not
+/// waited for again: the host synchronizes on a vyre.record after the latest
+/// such wait instead (only if `includeWaited`).
+void OrderingPlanner::synchronize(Block &block, Operation *op,
+                                  ArrayRef<PlannedCopy *> copies,
+                                  bool includeWaited) {
+  SmallVector<PlannedCopy *> direct;
+  std::optional<unsigned> latestWait;
+  for (PlannedCopy *copy : copies) {
+    if (!copy->deviceCovered) {
+      direct.push_back(copy);
+      continue;
+    }
+    if (!includeWaited || !copy->coveringWait)
+      continue;
+    unsigned wait = *copy->coveringWait;
+    if (!latestWait || plan.insertions[*latestWait].before->isBeforeInBlock(
+                           plan.insertions[wait].before))
+      latestWait = wait;
+  }
+  SmallVector<unsigned> tokens = minimalCopies(direct);
+  if (latestWait && recordAfterWait.insert(*latestWait).second)
+    plan.insertions.push_back({PlannedInsertion::Kind::RecordAfterWait,
+                               &block, nullptr, nullptr, 0, {}, latestWait,
+                               plan.insertions[*latestWait].loc});
+  if (!tokens.empty() || latestWait)
+    plan.insertions.push_back(
+        {PlannedInsertion::Kind::Sync, &block, nullptr, op, 0,
+         std::move(tokens), latestWait,
+         op ? op->getLoc() : plan.function.getLoc()});
+  for (PlannedCopy *copy : copies)
+    if (includeWaited || !copy->deviceCovered)
+      markHostCovered(copy);
+}
+
+/// Plans the join of the copies still open at the end of `block`, before its
+/// terminator (null: none).
+void OrderingPlanner::joinAtEnd(Block &block, Operation *terminator,
+                                OpenCopies &open) {
+  SmallVector<PlannedCopy *> pending;
+  bool needsHostOrder = false;
+  bool returnsFromFunction = terminator &&
+                             block.getParentOp() == plan.function &&
+                             terminator->hasTrait<OpTrait::ReturnLike>();
+  for (PlannedCopy *copy : open.all) {
+    if (copy->hostCovered)
+      continue;
+    if (!copy->deviceCovered) {
+      pending.push_back(copy);
+      continue;
+    }
+    // The main stream waited for the copy. A return waits for the main
+    // stream; elsewhere the host must order itself after the copy if the
+    // function may write its host buffer later.
+    if (!returnsFromFunction && context.mayBeWrittenInFunction(copy->hostRoot)) {
+      pending.push_back(copy);
+      needsHostOrder = true;
+    }
+  }
+  for (PlannedCopy *copy : pending)
+    if (!copy->deviceCovered)
+      noteFirstWait(copy, {terminator, std::nullopt},
+                    OrderReason::of(OrderReason::Kind::EndOfBlock),
+                    open.kernels);
+  if (!pending.empty())
+    synchronize(block, terminator, pending, needsHostOrder);
+}
+
+void overlap::planOrdering(PlanContext &context) {
+  OrderingPlanner planner(context);
+  // A block after the entry block may start with the main stream busy.
+  for (Block &block : context.plan.function.getFunctionBody())
+    planner.planBlock(block, block.isEntryBlock() ? AccessSummary()
+                                                  : AccessSummary::unknown());
+}

@@ -1,0 +1,378 @@
+//===- PlanPlacement.cpp - Where each async copy goes ------------*- C++ -*-===//
+//
+// Step 1 of planning --overlap-copies, block by block in program order: each
+// copy moves up to just after the last op it must follow (an access to its
+// slot, a write of its host buffer or of its source slot, a definition of its
+// operands, the copy before it on its stream), and depends on the last work in
+// flight that touched its slot or its host buffer. Nested blocks are planned
+// on their own first; the op holding them counts as everything inside it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LastAccesses.h"
+#include "PlanContext.h"
+
+#include "vyre/Analysis/OpFootprint.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::overlap;
+
+namespace {
+
+/// An async copy that a planned copy may depend on directly.
+struct AsyncCopy {
+  PlannedDependency token;
+  int64_t stream;
+};
+
+/// What a copy needs, worked out before it is placed.
+struct CopyNeeds {
+  SmallVector<unsigned> slots;
+  Value hostRoot;
+  SmallVector<unsigned> sourceSlots;
+  /// Argument slots the copy writes.
+  SmallVector<Value> targetArguments;
+  Stamp lastSlotAccess;
+  Stamp lastSourceWrite;
+  /// The latest earlier copy, per side stream, whose source may be this
+  /// copy's destination or whose destination may be its source, in order.
+  SmallVector<Stamp> aliasingCopies;
+  std::optional<AsyncCopy> prior;
+  int64_t stream = 1;
+};
+
+/// Plans the placement of the copies of one function.
+class PlacementPlanner {
+public:
+  PlacementPlanner(PlanContext &context, const PlanOptions &options)
+      : context(context), plan(context.plan), slots(context.slots),
+        options(options) {}
+
+  void planBlock(Block &block);
+
+private:
+  /// The block being planned.
+  struct BlockState {
+    Block *block = nullptr;
+    LastAccesses last;
+    /// How many ops are planned after each op (null: the block's start),
+    /// and whether a vyre.record is among them.
+    DenseMap<Operation *, unsigned> insertedAfter;
+    DenseMap<Operation *, bool> recordAfter;
+    DenseMap<int64_t, Stamp> lastCopyOnStream;
+  };
+
+  PlanPoint insertAfter(BlockState &state, const Stamp &after);
+  PlannedDependency recordAfter(BlockState &state, const Stamp &op,
+                                Location loc);
+  std::optional<AsyncCopy> asyncCopyAt(const Stamp &stamp) const;
+  bool slotMayBeBusyAtStart(Block &block, Value target,
+                            ArrayRef<unsigned> copySlots);
+  bool hostBufferMayBeBusyAtStart(Block &block, Value hostRoot);
+  OrderReason reasonToStayBelow(const Stamp &stamp,
+                                ArrayRef<unsigned> copySlots);
+
+  bool planCopy(CopyH2DOp copy, const Stamp &previous, BlockState &state);
+  CopyNeeds findNeeds(CopyH2DOp copy, ArrayRef<unsigned> copySlots,
+                      BlockState &state);
+  std::pair<Stamp, OrderReason> findLimit(CopyH2DOp copy,
+                                          const CopyNeeds &needs,
+                                          const Stamp &previous,
+                                          BlockState &state);
+  SmallVector<PlannedDependency> findDependencies(CopyH2DOp copy,
+                                                  const CopyNeeds &needs,
+                                                  BlockState &state);
+  void notePlacedCopy(const CopyNeeds &needs, const Stamp &placed,
+                      BlockState &state);
+
+  PlanContext &context;
+  CopyPlan &plan;
+  const SlotAccessAnalysis &slots;
+  const PlanOptions &options;
+  unsigned nextStream = 0;
+};
+
+} // namespace
+
+void PlacementPlanner::planBlock(Block &block) {
+  BlockState state;
+  state.block = &block;
+  Stamp previous;
+  for (Operation &op : block) {
+    Stamp stamp{{&op, 0}, &op, std::nullopt};
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        planBlock(nested);
+    if (auto copy = dyn_cast<CopyH2DOp>(op))
+      if (planCopy(copy, previous, state))
+        continue;
+    state.last.note(stamp, computeOpFootprint(&op, slots));
+    previous = stamp;
+  }
+}
+
+PlanPoint PlacementPlanner::insertAfter(BlockState &state, const Stamp &after) {
+  Operation *anchor = after.point.anchor;
+  return {anchor, ++state.insertedAfter[anchor]};
+}
+
+PlannedDependency PlacementPlanner::recordAfter(BlockState &state,
+                                                const Stamp &op, Location loc) {
+  Operation *anchor = op.point.anchor;
+  PlannedDependency record{PlannedDependency::Kind::Record, 0, Value(), anchor};
+  if (state.recordAfter[anchor])
+    return record;
+  state.recordAfter[anchor] = true;
+  insertAfter(state, op);
+  plan.insertions.push_back({PlannedInsertion::Kind::Record, state.block,
+                             anchor, nullptr, 0, {}, std::nullopt, loc});
+  return record;
+}
+
+std::optional<AsyncCopy> PlacementPlanner::asyncCopyAt(const Stamp &stamp) const {
+  if (stamp.copy)
+    return AsyncCopy{{PlannedDependency::Kind::Copy, *stamp.copy, Value(),
+                      nullptr},
+                     plan.copies[*stamp.copy].stream};
+  if (auto input = dyn_cast_or_null<CopyH2DAsyncOp>(stamp.op))
+    return AsyncCopy{{PlannedDependency::Kind::Token, 0, input.getToken(),
+                      nullptr},
+                     int64_t(input.getStream())};
+  return std::nullopt;
+}
+
+bool PlacementPlanner::slotMayBeBusyAtStart(Block &block, Value target,
+                                            ArrayRef<unsigned> copySlots) {
+  // A buffer allocated in this block is new in it.
+  Value root = SlotAccessAnalysis::resolveRoot(target);
+  if (auto alloc = root.getDefiningOp<AllocOp>();
+      alloc && alloc->getBlock() == &block)
+    return false;
+  // Outside the entry block, earlier ops and earlier iterations may.
+  if (!context.isFunctionEntry(block))
+    return true;
+  // In the entry block only the caller's work on an argument may.
+  return llvm::any_of(copySlots, [&](unsigned slot) {
+    return isa<BlockArgument>(slots.getSlots()[slot]);
+  });
+}
+
+bool PlacementPlanner::hostBufferMayBeBusyAtStart(Block &block,
+                                                  Value hostRoot) {
+  if (context.isFunctionEntry(block))
+    return false;
+  const FunctionHostWrites &writes = context.getFunctionHostWrites();
+  return writes.anyRootByDevice ||
+         llvm::any_of(writes.rootsByDevice, [&](Value root) {
+           return context.hostAliasing.mayAlias(root, hostRoot);
+         });
+}
+
+OrderReason PlacementPlanner::reasonToStayBelow(const Stamp &stamp,
+                                                ArrayRef<unsigned> copySlots) {
+  // A planned copy before this one writes the same slots.
+  if (stamp.copy)
+    return OrderReason::of(HazardKind::WriteWrite);
+  OpFootprint footprint = computeOpFootprint(stamp.op, slots);
+  AccessSummary earlier = footprint.device.slots;
+  earlier.merge(footprint.host.slots);
+  if (footprint.unknown)
+    earlier = AccessSummary::unknown();
+  Concurrency verdict =
+      canRunConcurrently(earlier, AccessSummary({}, copySlots));
+  return OrderReason::of(
+      verdict.reason.value_or(HazardKind::WriteAfterRead));
+}
+
+CopyNeeds PlacementPlanner::findNeeds(CopyH2DOp copy,
+                                      ArrayRef<unsigned> copySlots,
+                                      BlockState &state) {
+  LastAccesses &last = state.last;
+  CopyNeeds needs;
+  needs.slots.assign(copySlots.begin(), copySlots.end());
+  needs.hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
+  // The copy waits for the last op that touched its slot.
+  needs.lastSlotAccess = last.anySlot;
+  for (unsigned slot : copySlots)
+    needs.lastSlotAccess.keepLatest(last.slot.lookup(slot));
+  // A source that is itself a slot (a device buffer copied as if it were host
+  // memory) must not be read before earlier writes of it are done.
+  if (slots.getSlotNumber(needs.hostRoot)) {
+    needs.sourceSlots = slots.getSlotsOf(needs.hostRoot);
+    needs.lastSourceWrite = last.anySlotWrite;
+    for (unsigned slot : needs.sourceSlots)
+      needs.lastSourceWrite.keepLatest(last.slotWrite.lookup(slot));
+  }
+  for (unsigned slot : copySlots)
+    if (isa<BlockArgument>(slots.getSlots()[slot]))
+      needs.targetArguments.push_back(slots.getSlots()[slot]);
+  // Earlier copies whose source may be this copy's destination, or whose
+  // destination may be this copy's source, through aliasing arguments; the
+  // latest on each side stream, since stream order covers the others.
+  DenseMap<int64_t, Stamp> aliasing;
+  for (auto &[key, reader] : last.copyReadingRoot)
+    if (llvm::any_of(needs.targetArguments, [&, root = key.first](Value arg) {
+          return context.hostAliasing.mayAlias(root, arg);
+        }))
+      aliasing[key.second].keepLatest(reader);
+  for (auto &[key, writer] : last.copyWritingArgument)
+    if (context.hostAliasing.mayAlias(key.first, needs.hostRoot))
+      aliasing[key.second].keepLatest(writer);
+  // Earlier copies that still read this copy's destination.
+  for (unsigned slot : copySlots)
+    for (unsigned stream = 1; stream <= options.sideStreams; ++stream)
+      aliasing[stream].keepLatest(last.copyReadingSlot.lookup({slot, stream}));
+  for (auto &entry : aliasing)
+    if (entry.second)
+      needs.aliasingCopies.push_back(entry.second);
+  llvm::sort(needs.aliasingCopies, [](const Stamp &lhs, const Stamp &rhs) {
+    return lhs.point.isBefore(rhs.point);
+  });
+  // A copy that depends on an earlier copy into its slot runs on that copy's
+  // stream; others take the side streams in turn.
+  needs.prior = asyncCopyAt(needs.lastSlotAccess);
+  needs.stream = needs.prior ? needs.prior->stream
+                             : 1 + int64_t(nextStream++ % options.sideStreams);
+  return needs;
+}
+
+std::pair<Stamp, OrderReason>
+PlacementPlanner::findLimit(CopyH2DOp copy, const CopyNeeds &needs,
+                            const Stamp &previous, BlockState &state) {
+  if (!options.hoist)
+    return {previous, OrderReason::of(OrderReason::Kind::OperandDefinition)};
+  Stamp limit;
+  OrderReason reason = OrderReason::of(OrderReason::Kind::OperandDefinition);
+  auto consider = [&](const Stamp &candidate, OrderReason why) {
+    Stamp before = limit;
+    limit.keepLatest(candidate);
+    if (limit.point.anchor != before.point.anchor ||
+        limit.point.rank != before.point.rank)
+      reason = why;
+  };
+  if (needs.lastSlotAccess)
+    consider(needs.lastSlotAccess,
+             reasonToStayBelow(needs.lastSlotAccess, needs.slots));
+  consider(state.last.lastWriterOf(needs.hostRoot, state.last.hostWrite,
+                                     state.last.anyHostWrite,
+                                     context.hostAliasing),
+           OrderReason::of(HazardKind::HostBuffer));
+  consider(needs.lastSourceWrite, OrderReason::of(HazardKind::ReadAfterWrite));
+  for (const Stamp &aliasing : needs.aliasingCopies)
+    consider(aliasing, OrderReason::of(HazardKind::HostBuffer));
+  for (Value operand : {copy.getSource(), copy.getTarget()})
+    if (Operation *definition = operand.getDefiningOp();
+        definition && definition->getBlock() == state.block)
+      consider({{definition, 0}, definition, std::nullopt},
+               OrderReason::of(OrderReason::Kind::OperandDefinition));
+  // On its stream, the copy stays behind the copies before it, so that a
+  // copy needed later never delays one needed sooner.
+  consider(state.lastCopyOnStream.lookup(needs.stream),
+           OrderReason::of(OrderReason::Kind::StreamOrder));
+  return {limit, reason};
+}
+
+SmallVector<PlannedDependency>
+PlacementPlanner::findDependencies(CopyH2DOp copy, const CopyNeeds &needs,
+                                   BlockState &state) {
+  // The last copy into the slot, and the main stream's progress past the
+  // last op that touched the slot or may still be writing the host buffer.
+  SmallVector<PlannedDependency> dependencies;
+  Stamp mainStreamWork =
+      state.last.lastWriterOf(needs.hostRoot, state.last.deviceHostWrite,
+                              state.last.anyDeviceHostWrite,
+                              context.hostAliasing);
+  if (needs.prior)
+    dependencies.push_back(needs.prior->token);
+  else
+    mainStreamWork.keepLatest(needs.lastSlotAccess);
+  std::optional<AsyncCopy> sourceCopy = asyncCopyAt(needs.lastSourceWrite);
+  if (sourceCopy)
+    dependencies.push_back(sourceCopy->token);
+  else
+    mainStreamWork.keepLatest(needs.lastSourceWrite);
+  for (const Stamp &aliasing : needs.aliasingCopies)
+    if (std::optional<AsyncCopy> other = asyncCopyAt(aliasing))
+      dependencies.push_back(other->token);
+  bool busyAtStart =
+      (!needs.lastSlotAccess &&
+       slotMayBeBusyAtStart(*state.block, copy.getTarget(), needs.slots)) ||
+      hostBufferMayBeBusyAtStart(*state.block, needs.hostRoot);
+  if (mainStreamWork)
+    dependencies.push_back(recordAfter(state, mainStreamWork, copy.getLoc()));
+  else if (busyAtStart)
+    dependencies.push_back(recordAfter(state, Stamp(), copy.getLoc()));
+  // Several reasons may name the same token: each once.
+  SmallVector<PlannedDependency> unique;
+  for (const PlannedDependency &dependency : dependencies)
+    if (!llvm::is_contained(unique, dependency))
+      unique.push_back(dependency);
+  return unique;
+}
+
+void PlacementPlanner::notePlacedCopy(const CopyNeeds &needs,
+                                      const Stamp &placed, BlockState &state) {
+  LastAccesses &last = state.last;
+  for (unsigned slot : needs.slots) {
+    last.slot[slot] = placed;
+    last.slotWrite[slot] = placed;
+  }
+  // A later copy into the source slot must follow this one.
+  for (unsigned slot : needs.sourceSlots)
+    last.copyReadingSlot[{slot, needs.stream}] = placed;
+  state.lastCopyOnStream[needs.stream] = placed;
+  if (HostBufferAliasing::getOrigin(needs.hostRoot) !=
+      HostBufferOrigin::Allocation)
+    last.copyReadingRoot[{needs.hostRoot, needs.stream}] = placed;
+  for (Value target : needs.targetArguments)
+    last.copyWritingArgument[{target, needs.stream}] = placed;
+}
+
+bool PlacementPlanner::planCopy(CopyH2DOp copy, const Stamp &previous,
+                                BlockState &state) {
+  bool exact = true;
+  SmallVector<unsigned> copySlots = slots.getSlotsOf(copy.getTarget(), &exact);
+  if (!exact) {
+    plan.keptInPlace.push_back(copy);
+    return false;
+  }
+  CopyNeeds needs = findNeeds(copy, copySlots, state);
+  auto [limit, reason] = findLimit(copy, needs, previous, state);
+  SmallVector<PlannedDependency> dependencies =
+      findDependencies(copy, needs, state);
+
+  unsigned index = plan.copies.size();
+  PlannedCopy &planned = plan.copies.emplace_back();
+  planned.id = index;
+  planned.original = copy;
+  planned.block = state.block;
+  planned.at = insertAfter(state, limit);
+  planned.stream = needs.stream;
+  planned.dependencies = std::move(dependencies);
+  planned.slot = *slots.getSlotNumber(
+      SlotAccessAnalysis::resolveRoot(copy.getTarget()));
+  planned.slots = needs.slots;
+  planned.hostRoot = needs.hostRoot;
+  planned.sourceSlots = needs.sourceSlots;
+  if (options.hoist && limit &&
+      reason.kind != OrderReason::Kind::OperandDefinition) {
+    planned.hoistLimit = {limit.op, limit.copy};
+    planned.hoistReason = reason;
+  }
+  plan.insertions.push_back({PlannedInsertion::Kind::Copy, state.block,
+                             planned.at.anchor, nullptr, index, {},
+                             std::nullopt, copy.getLoc()});
+  context.copiesAfter[{state.block, planned.at.anchor}].push_back(index);
+  context.replaced.insert(copy);
+  notePlacedCopy(needs, {planned.at, nullptr, index}, state);
+  return true;
+}
+
+void overlap::planPlacement(PlanContext &context, const PlanOptions &options) {
+  PlacementPlanner planner(context, options);
+  for (Block &block : context.plan.function.getFunctionBody())
+    planner.planBlock(block);
+}
