@@ -3,8 +3,10 @@
 # when they are all present. Usage: scripts/install-deps.sh [--fuzz]
 set -euo pipefail
 
+# libzstd-dev: vyre-tblgen links LLVM's static TableGen and Support
+# libraries, whose link interface names libzstd.
 packages=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld
-          ninja-build cmake g++ libgtest-dev python3)
+          ninja-build cmake g++ libgtest-dev python3 libzstd-dev)
 if [[ "${1:-}" == "--fuzz" ]]; then
   # clang-22 alone lacks the sanitizer runtimes (libclang_rt.asan.a and
   # friends), without which CMake's link checks fail ("Could NOT find

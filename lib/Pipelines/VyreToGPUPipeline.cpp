@@ -19,10 +19,8 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
   // Summarize each kernel once, from its body.
   pm.addPass(createKernelAccessPass());
   // Schedule the copies, function by function (in parallel).
-  OverlapCopiesPassOptions overlap;
-  overlap.hoist = options.hoist;
-  overlap.sideStreams = options.sideStreams;
-  pm.addNestedPass<func::FuncOp>(createOverlapCopiesPass(overlap));
+  pm.addNestedPass<func::FuncOp>(
+      createOverlapCopiesPass(options.getOverlapCopiesPassOptions()));
   if (options.verify)
     pm.addNestedPass<func::FuncOp>(createVerifySchedulePass());
   // Streams and tokens become gpu async token chains.
@@ -32,7 +30,8 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   // What upstream will run: race-free, every stream and event freed.
   if (options.verify)
-    pm.addPass(createVerifyGPUStreamsPass());
+    pm.addPass(
+        createVerifyGPUStreamsPass(options.getVerifyGPUStreamsPassOptions()));
 }
 
 void vyre::registerVyreToGPUPipeline() {

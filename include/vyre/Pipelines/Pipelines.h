@@ -7,6 +7,9 @@
 #ifndef VYRE_PIPELINES_PIPELINES_H
 #define VYRE_PIPELINES_PIPELINES_H
 
+#include "vyre/Transforms/Passes.h"
+#include "vyre/Verification/Passes.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -15,19 +18,16 @@ class OpPassManager;
 
 namespace mlir::vyre {
 
-/// Options of the vyre-to-gpu pipeline; they are those of --overlap-copies.
+/// Options of the vyre-to-gpu pipeline. Those of the passes it runs are
+/// generated from the passes' ODS options (same names, defaults and
+/// descriptions): `hoist` and `side-streams` of --overlap-copies, and
+/// `max-traces` of --vyre-verify-gpu-streams.
 struct VyreToGPUPipelineOptions
     : public PassPipelineOptions<VyreToGPUPipelineOptions> {
-  PassOptions::Option<bool> hoist{
-      *this, "hoist",
-      llvm::cl::desc("Move each copy as early as is legal (false: convert in "
-                     "place)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<unsigned> sideStreams{
-      *this, "side-streams",
-      llvm::cl::desc("Number of side streams to spread independent copies "
-                     "over"),
-      llvm::cl::init(1)};
+#define GEN_PIPELINE_OPTIONS_OVERLAPCOPIESPASS
+#include "vyre/Transforms/PipelineOptions.h.inc"
+#define GEN_PIPELINE_OPTIONS_VERIFYGPUSTREAMSPASS
+#include "vyre/Verification/PipelineOptions.h.inc"
   PassOptions::Option<bool> verify{
       *this, "verify",
       llvm::cl::desc("Check the schedule with --vyre-verify-schedule after "
@@ -37,7 +37,8 @@ struct VyreToGPUPipelineOptions
 };
 
 /// Adds to `pm` (anchored on `builtin.module`) the passes that take a vyre
-/// program to the gpu dialect: --overlap-copies on every func.func,
+/// program to the gpu dialect: --vyre-kernel-access, --overlap-copies on
+/// every func.func,
 /// --convert-vyre-to-gpu, then canonicalize and cse. Upstream
 /// --gpu-lower-to-nvvm-pipeline continues from there.
 void buildVyreToGPUPipeline(OpPassManager &pm,

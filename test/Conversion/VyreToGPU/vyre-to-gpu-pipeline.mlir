@@ -3,6 +3,9 @@
 // The kernels' summaries are gone: upstream's lowering changes the kernels.
 // RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline | FileCheck %s --check-prefix=NOSUMMARY
 // NOSUMMARY-NOT: vyre.access
+// The pipeline takes the passes' own options, here --vyre-verify-gpu-streams'.
+// RUN: not vyre-opt %S/Inputs/loop.mlir --vyre-to-gpu-pipeline="verify=true max-traces=1" 2>&1 | FileCheck %s --check-prefix=MAXTRACES
+// MAXTRACES: has more than 1 combinations of scf.if branches and loop trip counts
 
 // Tests that verify=true runs both referees where they belong: the schedule's
 // after --overlap-copies, the gpu dialect's at the end.
