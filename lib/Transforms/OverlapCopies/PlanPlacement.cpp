@@ -137,20 +137,30 @@ std::optional<AsyncCopy> PlacementPlanner::asyncCopyAt(const Stamp &stamp) const
     return AsyncCopy{{PlannedDependency::Kind::Copy, *stamp.copy, Value(),
                       nullptr},
                      plan.copies[*stamp.copy].stream};
-  if (auto input = dyn_cast_or_null<CopyH2DAsyncOp>(stamp.op))
-    return AsyncCopy{{PlannedDependency::Kind::Token, 0, input.getToken(),
-                      nullptr},
-                     int64_t(input.getStream())};
-  return std::nullopt;
+  // Work the input already put on a side stream, with a token.
+  auto input = dyn_cast_or_null<StreamOpInterface>(stamp.op);
+  if (!input || input.getStreamIndex().value_or(0) <= 0 ||
+      !input.getCompletionToken())
+    return std::nullopt;
+  return AsyncCopy{{PlannedDependency::Kind::Token, 0,
+                    input.getCompletionToken(), nullptr},
+                   *input.getStreamIndex()};
 }
 
 bool PlacementPlanner::slotMayBeBusyAtStart(Block &block, Value target,
                                             ArrayRef<unsigned> copySlots) {
   // A buffer allocated in this block is new in it.
   Value root = SlotAccessAnalysis::resolveRoot(target);
-  if (auto alloc = root.getDefiningOp<AllocOp>();
-      alloc && alloc->getBlock() == &block)
-    return false;
+  if (auto allocation = root.getDefiningOp<StreamOpInterface>();
+      allocation && allocation->getBlock() == &block) {
+    SmallVector<BufferAccess> accesses;
+    allocation.getBufferAccesses(accesses);
+    if (llvm::any_of(accesses, [&](const BufferAccess &access) {
+          return access.effect == BufferEffect::Allocate &&
+                 access.buffer == root;
+        }))
+      return false;
+  }
   // Outside the entry block, earlier ops and earlier iterations may.
   if (!context.isFunctionEntry(block))
     return true;
