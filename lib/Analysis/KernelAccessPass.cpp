@@ -31,15 +31,19 @@ bool isKernel(FunctionOpInterface function) {
 }
 
 /// Writes the summary of `kernel`'s body, widened by any it already carries.
-void summarize(FunctionOpInterface kernel) {
+/// Returns whether the summary changed.
+bool summarize(FunctionOpInterface kernel) {
   KernelAccess fromBody = computeKernelAccess(kernel);
   SmallVector<ArgumentAccess> accesses = fromBody.arguments;
-  if (std::optional<SmallVector<ArgumentAccess>> existing =
-          getKernelAccessSummary(kernel);
-      existing && existing->size() == accesses.size())
+  std::optional<SmallVector<ArgumentAccess>> existing =
+      getKernelAccessSummary(kernel);
+  if (existing && existing->size() == accesses.size())
     for (auto [access, declared] : llvm::zip(accesses, *existing))
       access |= declared;
+  if (existing && *existing == accesses)
+    return false;
   setKernelAccessSummary(kernel, accesses);
+  return true;
 }
 
 struct KernelAccessPass
@@ -47,11 +51,12 @@ struct KernelAccessPass
   using Base::Base;
 
   void runOnOperation() override {
-    getOperation().walk([](gpu::GPUModuleOp module) {
-      for (auto function : module.getOps<FunctionOpInterface>())
-        if (isKernel(function) && !function.isExternal())
-          summarize(function);
-    });
+    bool changed = false;
+    for (auto function : getOperation().getOps<FunctionOpInterface>())
+      if (isKernel(function) && !function.isExternal())
+        changed |= summarize(function);
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

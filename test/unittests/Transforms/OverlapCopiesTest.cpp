@@ -139,7 +139,7 @@ TEST_F(OverlapCopiesTest, RejectsZeroSideStreams) {
 TEST_F(OverlapCopiesTest, PlansWithoutChangingTheIRThenApplies) {
   ASSERT_TRUE(module);
   PassManager summarize(&context);
-  summarize.addPass(createKernelAccessPass());
+  summarize.addNestedPass<gpu::GPUModuleOp>(createKernelAccessPass());
   ASSERT_TRUE(succeeded(summarize.run(*module)));
   func::FuncOp function = lookup("with_copies");
   SlotAccessAnalysis slots(function);
