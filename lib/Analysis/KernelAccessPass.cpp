@@ -51,10 +51,20 @@ struct KernelAccessPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Kernels live in gpu.modules among the module's symbols; the walk does
+    // not enter host functions, which may be most of the IR.
     bool changed = false;
-    for (auto function : getOperation().getOps<FunctionOpInterface>())
-      if (isKernel(function) && !function.isExternal())
-        changed |= summarize(function);
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto module = dyn_cast<gpu::GPUModuleOp>(op)) {
+        for (auto function : module.getOps<FunctionOpInterface>())
+          if (isKernel(function) && !function.isExternal())
+            changed |= summarize(function);
+        return WalkResult::skip();
+      }
+      return isa<FunctionOpInterface>(op) ? WalkResult::skip()
+                                          : WalkResult::advance();
+    });
+    // Nothing changed: the pass manager need not verify the module again.
     if (!changed)
       markAllAnalysesPreserved();
   }

@@ -17,7 +17,7 @@ using namespace mlir;
 void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
                                   const VyreToGPUPipelineOptions &options) {
   // Summarize each kernel once, from its body.
-  pm.addNestedPass<gpu::GPUModuleOp>(createKernelAccessPass());
+  pm.addPass(createKernelAccessPass());
   // Schedule the copies, function by function (in parallel).
   pm.addNestedPass<func::FuncOp>(
       createOverlapCopiesPass(options.getOverlapCopiesPassOptions()));

@@ -154,7 +154,7 @@ static void checkOnThisThread(StringRef program) {
       isSequentialVyreOnly(*module) && !usesBufferAfterFree(*module);
 
   PassManager overlap(&ctx);
-  overlap.addNestedPass<gpu::GPUModuleOp>(vyre::createKernelAccessPass());
+  overlap.addPass(vyre::createKernelAccessPass());
   overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass());
   if (failed(overlap.run(*module)))
     fail("--overlap-copies failed on valid IR", errors, program);

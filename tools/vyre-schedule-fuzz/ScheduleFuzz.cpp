@@ -163,7 +163,7 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
   PassManager pm(&context);
   vyre::OverlapCopiesPassOptions overlap;
   overlap.sideStreams = sideStreams;
-  pm.addNestedPass<gpu::GPUModuleOp>(vyre::createKernelAccessPass());
+  pm.addPass(vyre::createKernelAccessPass());
   pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass(overlap));
   pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedulePass());
   pm.addPass(vyre::createConvertVyreToGPUPass());

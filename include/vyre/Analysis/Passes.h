@@ -5,7 +5,7 @@
 
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 #include <memory>

@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def KernelAccessPass : Pass<"vyre-kernel-access", "::mlir::gpu::GPUModuleOp"> {
+def KernelAccessPass : Pass<"vyre-kernel-access", "::mlir::ModuleOp"> {
   let summary = "Record on each kernel how it reads and writes its arguments";
   let description = [{
     Computes, once per kernel and from its body, whether the kernel reads and
@@ -17,10 +17,11 @@ def KernelAccessPass : Pass<"vyre-kernel-access", "::mlir::gpu::GPUModuleOp"> {
     declared memory effects, the buffer escaping into a value) is both. An
     argument that is not a memref is `none`.
 
-    The pass runs on each `gpu.module` (so the IR it changes, and verifies
-    afterwards, is the kernels', not the host program's). Every `gpu.func`
-    kernel, and every `func.func` with the `gpu.kernel` attribute, is
-    summarized. A summary the kernel already
+    Every `gpu.func` kernel, and every `func.func` with the `gpu.kernel`
+    attribute, in a `gpu.module` is summarized. The pass runs on the whole
+    module, not on each `gpu.module`: passes on host functions read the
+    summaries, and the pass manager would run a `gpu.module` pass
+    concurrently with the `func.func` passes after it. A summary the kernel already
     carries is kept and widened to cover what the body does, never narrowed.
     A kernel declared without a body keeps its declared list, or gets none.
 
@@ -28,8 +29,7 @@ def KernelAccessPass : Pass<"vyre-kernel-access", "::mlir::gpu::GPUModuleOp"> {
     simulator, read these summaries and never look into kernel bodies. A
     dispatched kernel with a body but without a summary is taken to read and
     write every argument; `--overlap-copies` says so in a remark. The
-    pipelines run this pass first, as
-    `builtin.module(gpu.module(vyre-kernel-access), ...)`.
+    pipelines run this pass first.
 
     ```mlir
     gpu.func @scale(%in: memref<64xf32>, %out: memref<64xf32>, %s: f32) kernel

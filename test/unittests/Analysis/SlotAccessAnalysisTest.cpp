@@ -49,7 +49,7 @@ protected:
   /// Runs --vyre-kernel-access, which records each kernel's summary.
   void summarizeKernels() {
     PassManager pm(&context);
-    pm.addNestedPass<gpu::GPUModuleOp>(createKernelAccessPass());
+    pm.addPass(createKernelAccessPass());
     ASSERT_TRUE(succeeded(pm.run(*module)));
   }
 

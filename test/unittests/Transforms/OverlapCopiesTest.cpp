@@ -139,7 +139,7 @@ TEST_F(OverlapCopiesTest, RejectsZeroSideStreams) {
 TEST_F(OverlapCopiesTest, PlansWithoutChangingTheIRThenApplies) {
   ASSERT_TRUE(module);
   PassManager summarize(&context);
-  summarize.addNestedPass<gpu::GPUModuleOp>(createKernelAccessPass());
+  summarize.addPass(createKernelAccessPass());
   ASSERT_TRUE(succeeded(summarize.run(*module)));
   func::FuncOp function = lookup("with_copies");
   SlotAccessAnalysis slots(function);
