@@ -94,7 +94,7 @@ static OpFootprint computeStreamOpFootprint(StreamOpInterface op,
   if (op.getLaunchedKernel())
     return computeLaunchFootprint(op, slots);
   OpFootprint footprint;
-  SmallVector<BufferAccess> accesses;
+  SmallVector<BufferAccess, 8> accesses;
   op.getBufferAccesses(accesses);
   for (const BufferAccess &access : accesses)
     if (access.effect != BufferEffect::Allocate)

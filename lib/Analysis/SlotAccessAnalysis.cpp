@@ -68,6 +68,10 @@ void SlotAccessAnalysis::computeAliasing(Operation *op) {
       aliasing[rhs].set(lhs);
     }
   }
+  aliased.resize(numSlots);
+  for (unsigned slot = 0; slot < numSlots; ++slot)
+    if (aliasing[slot].count() > 1)
+      aliased.set(slot);
 }
 
 Value SlotAccessAnalysis::resolveRoot(Value memref) {
@@ -96,6 +100,10 @@ SmallVector<unsigned> SlotAccessAnalysis::getSlotsOf(Value memref,
   if (!slot) {
     for (unsigned each = 0, e = slots.size(); each < e; ++each)
       result.push_back(each);
+    return result;
+  }
+  if (!aliased.test(*slot)) {
+    result.push_back(*slot);
     return result;
   }
   for (unsigned each : aliasing[*slot].set_bits())
@@ -136,11 +144,11 @@ SlotAccessAnalysis::lookupKernel(StreamOpInterface launch) {
 
 /// What `launch` declares for each kernel argument; std::nullopt where it
 /// assumes (declares nothing).
-static SmallVector<std::optional<ArgumentAccess>>
+static SmallVector<std::optional<ArgumentAccess>, 8>
 getDeclaredAccesses(StreamOpInterface launch) {
-  SmallVector<std::optional<ArgumentAccess>> declared(
+  SmallVector<std::optional<ArgumentAccess>, 8> declared(
       launch.getKernelArguments().size(), ArgumentAccess());
-  SmallVector<BufferAccess> accesses;
+  SmallVector<BufferAccess, 8> accesses;
   launch.getBufferAccesses(accesses);
   for (const BufferAccess &access : accesses) {
     if (!access.kernelArgument || *access.kernelArgument >= declared.size())
@@ -157,7 +165,7 @@ getDeclaredAccesses(StreamOpInterface launch) {
 
 AccessSummary SlotAccessAnalysis::summarize(StreamOpInterface launch) {
   const KernelInfo &kernel = lookupKernel(launch);
-  SmallVector<std::optional<ArgumentAccess>> declared =
+  SmallVector<std::optional<ArgumentAccess>, 8> declared =
       getDeclaredAccesses(launch);
   AccessSummary summary;
   for (auto [index, operand] : llvm::enumerate(launch.getKernelArguments())) {

@@ -251,7 +251,7 @@ private:
 
   /// The device buffer a copy reads or writes.
   static Value deviceEndOf(StreamOpInterface copy) {
-    SmallVector<BufferAccess> accesses;
+    SmallVector<BufferAccess, 8> accesses;
     copy.getBufferAccesses(accesses);
     for (const BufferAccess &access : accesses)
       if (access.space == BufferSpace::Device)
@@ -365,7 +365,7 @@ private:
       args["buffers"] = std::move(buffers);
       return args;
     }
-    SmallVector<BufferAccess> accesses;
+    SmallVector<BufferAccess, 8> accesses;
     streamOp.getBufferAccesses(accesses);
     Value device, hostEnd;
     for (const BufferAccess &access : accesses)
@@ -393,7 +393,7 @@ private:
       for (unsigned slot : summary.getWrites())
         accesses.push_back({slot, true});
     } else {
-      SmallVector<BufferAccess> buffers;
+      SmallVector<BufferAccess, 8> buffers;
       streamOp.getBufferAccesses(buffers);
       for (const BufferAccess &access : buffers)
         if (access.space == BufferSpace::Device)

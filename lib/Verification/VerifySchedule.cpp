@@ -242,7 +242,7 @@ private:
   /// Any other stream op touches the buffers it names. An allocation makes a
   /// new buffer: later accesses to the slot are to this instance.
   void describeBufferAccesses(StreamOpInterface op, Event &event) {
-    SmallVector<BufferAccess> accesses;
+    SmallVector<BufferAccess, 8> accesses;
     op.getBufferAccesses(accesses);
     for (const BufferAccess &access : accesses) {
       if (access.effect == BufferEffect::Allocate) {

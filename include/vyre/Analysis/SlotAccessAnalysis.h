@@ -93,8 +93,10 @@ private:
 
   SmallVector<Value> slots;
   DenseMap<Value, unsigned> slotNumbers;
-  /// Row i holds the slots that may alias slot i (including i).
+  /// Row i holds the slots that may alias slot i (including i); `aliased`,
+  /// the slots that may alias another.
   SmallVector<llvm::BitVector> aliasing;
+  llvm::BitVector aliased;
   /// Callee symbol → what is known of it, so each is looked up once.
   DenseMap<Attribute, KernelInfo> kernels;
   SmallVector<SymbolRefAttr> unsummarizedKernels;

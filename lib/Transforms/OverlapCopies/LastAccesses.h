@@ -59,7 +59,8 @@ struct LastAccesses {
   DenseMap<std::pair<Value, int64_t>, Stamp> copyWritingArgument;
   /// Per side stream, the last async copy whose source is each slot (a
   /// device buffer copied as if it were host memory).
-  DenseMap<std::pair<unsigned, int64_t>, Stamp> copyReadingSlot;
+  DenseMap<unsigned, SmallVector<std::pair<int64_t, Stamp>, 2>>
+      copyReadingSlot;
 };
 
 } // namespace mlir::vyre::overlap

@@ -153,7 +153,7 @@ bool PlacementPlanner::slotMayBeBusyAtStart(Block &block, Value target,
   Value root = SlotAccessAnalysis::resolveRoot(target);
   if (auto allocation = root.getDefiningOp<StreamOpInterface>();
       allocation && allocation->getBlock() == &block) {
-    SmallVector<BufferAccess> accesses;
+    SmallVector<BufferAccess, 8> accesses;
     allocation.getBufferAccesses(accesses);
     if (llvm::any_of(accesses, [&](const BufferAccess &access) {
           return access.effect == BufferEffect::Allocate &&
@@ -222,22 +222,27 @@ CopyNeeds PlacementPlanner::findNeeds(CopyH2DOp copy,
   // Earlier copies whose source may be this copy's destination, or whose
   // destination may be this copy's source, through aliasing arguments; the
   // latest on each side stream, since stream order covers the others.
-  DenseMap<int64_t, Stamp> aliasing;
+  SmallVector<std::pair<int64_t, Stamp>, 4> aliasing;
+  auto keepOnStream = [&](int64_t stream, const Stamp &copy) {
+    for (auto &[each, latest] : aliasing)
+      if (each == stream)
+        return latest.keepLatest(copy);
+    aliasing.push_back({stream, copy});
+  };
   for (auto &[key, reader] : last.copyReadingRoot)
     if (llvm::any_of(needs.targetArguments, [&, root = key.first](Value arg) {
           return context.hostAliasing.mayAlias(root, arg);
         }))
-      aliasing[key.second].keepLatest(reader);
+      keepOnStream(key.second, reader);
   for (auto &[key, writer] : last.copyWritingArgument)
     if (context.hostAliasing.mayAlias(key.first, needs.hostRoot))
-      aliasing[key.second].keepLatest(writer);
+      keepOnStream(key.second, writer);
   // Earlier copies that still read this copy's destination.
   for (unsigned slot : copySlots)
-    for (unsigned stream = 1; stream <= options.sideStreams; ++stream)
-      aliasing[stream].keepLatest(last.copyReadingSlot.lookup({slot, stream}));
+    for (auto &[stream, reader] : last.copyReadingSlot.lookup(slot))
+      keepOnStream(stream, reader);
   for (auto &entry : aliasing)
-    if (entry.second)
-      needs.aliasingCopies.push_back(entry.second);
+    needs.aliasingCopies.push_back(entry.second);
   llvm::sort(needs.aliasingCopies, [](const Stamp &lhs, const Stamp &rhs) {
     return lhs.point.isBefore(rhs.point);
   });
@@ -331,8 +336,17 @@ void PlacementPlanner::notePlacedCopy(const CopyNeeds &needs,
     last.slotWrite[slot] = placed;
   }
   // A later copy into the source slot must follow this one.
-  for (unsigned slot : needs.sourceSlots)
-    last.copyReadingSlot[{slot, needs.stream}] = placed;
+  for (unsigned slot : needs.sourceSlots) {
+    SmallVector<std::pair<int64_t, Stamp>, 2> &readers =
+        last.copyReadingSlot[slot];
+    auto it = llvm::find_if(readers, [&](const auto &entry) {
+      return entry.first == needs.stream;
+    });
+    if (it != readers.end())
+      it->second = placed;
+    else
+      readers.push_back({needs.stream, placed});
+  }
   state.lastCopyOnStream[needs.stream] = placed;
   if (HostBufferAliasing::getOrigin(needs.hostRoot) !=
       HostBufferOrigin::Allocation)
