@@ -1,0 +1,56 @@
+//===- GPUWork.cpp - Which ops hold gpu work, as gpu-to-llvm sees them ----===//
+
+#include "GPUWork.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+
+bool mlir::vyre::gpu_streams::holdsGPUWork(Operation *op) {
+  auto isToken = [](Type type) { return isa<gpu::AsyncTokenType>(type); };
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (isa_and_nonnull<gpu::GPUDialect>(nested->getDialect()) ||
+        llvm::any_of(nested->getOperandTypes(), isToken) ||
+        llvm::any_of(nested->getResultTypes(), isToken))
+      return WalkResult::interrupt();
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        if (llvm::any_of(block.getArgumentTypes(), isToken))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+bool mlir::vyre::gpu_streams::needsUnfolding(Operation *op) {
+  if (holdsGPUWork(op))
+    return true;
+  return llvm::any_of(op->getResultTypes(), llvm::IsaPred<BaseMemRefType>) &&
+         llvm::all_of(op->getRegions(), [](Region &region) {
+           return region.empty() || region.hasOneBlock();
+         });
+}
+
+bool mlir::vyre::gpu_streams::isModelledDeviceOp(Operation *op) {
+  return isa<gpu::LaunchFuncOp, gpu::MemcpyOp, gpu::MemsetOp, gpu::AllocOp,
+             gpu::DeallocOp>(op);
+}
+
+bool mlir::vyre::gpu_streams::isTraceableStream(Value token) {
+  while (true) {
+    Operation *definer = token.getDefiningOp();
+    if (!definer)
+      return false;
+    if (isa<gpu::WaitOp>(definer))
+      return true;
+    if (!isModelledDeviceOp(definer))
+      return false;
+    auto async = cast<gpu::AsyncOpInterface>(definer);
+    ValueRange dependencies = async.getAsyncDependencies();
+    if (dependencies.empty())
+      return isa<gpu::LaunchFuncOp>(definer);
+    if (dependencies.size() != 1)
+      return false;
+    token = dependencies.front();
+  }
+}
