@@ -1,0 +1,220 @@
+//===- LowerVyreOps.cpp - Each vyre op onto gpu streams ---------*- C++ -*-===//
+//
+// Allocations, deallocations, dispatches and blocking copies run on the main
+// stream; an async copy runs on its side stream; `vyre.record` names the
+// main stream's tail, `vyre.wait` joins the main stream with tokens, and
+// `vyre.sync` makes the host wait for them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "VyreToGPULowering.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::vyre_to_gpu;
+
+/// Upstream lowers a memcpy to one contiguous transfer: it needs buffers
+/// with an identity layout.
+static LogicalResult checkContiguous(Operation *copy, Value target,
+                                     Value source) {
+  for (auto [name, buffer] :
+       {std::pair<StringRef, Value>{"source", source}, {"target", target}}) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.getLayout().isIdentity())
+      return copy->emitOpError("cannot be lowered: '")
+             << name << "' has type " << type
+             << ", but gpu.memcpy copies only contiguous buffers without "
+                "an offset (identity layout)";
+  }
+  return success();
+}
+
+LogicalResult VyreToGPULowering::lowerOp(Operation *op, StreamState &state) {
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](AllocOp alloc) {
+        lowerAlloc(alloc, state);
+        return success();
+      })
+      .Case([&](DeallocOp dealloc) {
+        lowerDealloc(dealloc, state);
+        return success();
+      })
+      .Case([&](DispatchOp dispatch) { return lowerDispatch(dispatch, state); })
+      .Case([&](CopyH2DOp copy) {
+        return lowerBlockingCopy(copy, copy.getTarget(), copy.getSource(),
+                                 state);
+      })
+      .Case([&](CopyD2HOp copy) {
+        return lowerBlockingCopy(copy, copy.getTarget(), copy.getSource(),
+                                 state);
+      })
+      .Case([&](CopyH2DAsyncOp copy) { return lowerAsyncCopy(copy, state); })
+      .Case([&](RecordOp record) {
+        tokens[record.getToken()] = state.main;
+        toErase.push_back(record);
+        return success();
+      })
+      .Case([&](WaitOp wait) { return lowerWait(wait, state); })
+      .Case([&](SyncOp sync) { return lowerSync(sync, state); })
+      .Default([&](Operation *other) {
+        return other->emitOpError(
+            "has no lowering to the gpu dialect in --convert-vyre-to-gpu");
+      });
+}
+
+void VyreToGPULowering::lowerAlloc(AllocOp alloc, StreamState &state) {
+  Location loc = alloc.getLoc();
+  Value dependency = streams.continueOn(state.main, {}, loc);
+  auto gpuAlloc = gpu::AllocOp::create(builder, loc, alloc.getType(), tokenType,
+                                       dependency, alloc.getDynamicSizes(),
+                                       ValueRange{}, /*hostShared=*/false);
+  state.main = streams.append(dependency, gpuAlloc.getAsyncToken());
+  streams.recordAlloc(gpuAlloc.getMemref(), gpuAlloc.getAsyncToken());
+  alloc.replaceAllUsesWith(gpuAlloc.getMemref());
+  toErase.push_back(alloc);
+}
+
+void VyreToGPULowering::lowerDealloc(DeallocOp dealloc, StreamState &state) {
+  Location loc = dealloc.getLoc();
+  Value dependency = streams.continueOn(
+      state.main, streams.allocsToOrder({state.main}, dealloc.getMemref()),
+      loc);
+  auto gpuDealloc = gpu::DeallocOp::create(builder, loc, tokenType, dependency,
+                                           dealloc.getMemref());
+  state.main = streams.append(dependency, gpuDealloc.getAsyncToken());
+  toErase.push_back(dealloc);
+}
+
+LogicalResult VyreToGPULowering::lowerDispatch(DispatchOp dispatch,
+                                               StreamState &state) {
+  auto kernel = dyn_cast_or_null<gpu::GPUFuncOp>(
+      SymbolTable::lookupNearestSymbolFrom(dispatch, dispatch.getKernel()));
+  if (!kernel)
+    return dispatch.emitOpError("cannot be lowered: kernel ")
+           << dispatch.getKernel()
+           << " has no body (a bodiless declaration cannot be launched "
+              "with gpu.launch_func)";
+  Location loc = dispatch.getLoc();
+  SmallVector<Value> waits;
+  for (Value operand : dispatch.getKernelOperands())
+    if (isa<BaseMemRefType>(operand.getType()))
+      for (Value alloc : streams.allocsToOrder({state.main}, operand))
+        if (!llvm::is_contained(waits, alloc))
+          waits.push_back(alloc);
+  Value dependency = streams.continueOn(state.main, waits, loc);
+  auto launch = gpu::LaunchFuncOp::create(
+      builder, loc, dispatch.getKernel(),
+      gpu::KernelDim3{dispatch.getGridSizeX(), dispatch.getGridSizeY(),
+                      dispatch.getGridSizeZ()},
+      gpu::KernelDim3{dispatch.getBlockSizeX(), dispatch.getBlockSizeY(),
+                      dispatch.getBlockSizeZ()},
+      /*dynamicSharedMemorySize=*/Value(), dispatch.getKernelOperands(),
+      tokenType, ValueRange{dependency});
+  state.main = streams.append(dependency, launch.getAsyncToken());
+  toErase.push_back(dispatch);
+  return success();
+}
+
+LogicalResult VyreToGPULowering::lowerAsyncCopy(CopyH2DAsyncOp copy,
+                                                StreamState &state) {
+  if (failed(checkContiguous(copy, copy.getTarget(), copy.getSource())))
+    return failure();
+  FailureOr<SmallVector<Value>> waits =
+      lookupTokens(copy, copy.getDependencies());
+  if (failed(waits))
+    return failure();
+  Value &side = state.side[copy.getStream()];
+  SmallVector<Value> after(*waits);
+  after.push_back(side);
+  for (Value buffer : {copy.getTarget(), copy.getSource()})
+    for (Value alloc : streams.allocsToOrder(after, buffer))
+      if (!llvm::is_contained(*waits, alloc))
+        waits->push_back(alloc);
+  if (side)
+    llvm::erase_if(*waits, [&](Value token) {
+      return streams.streamOf(token) == streams.streamOf(side);
+    });
+  Location loc = copy.getLoc();
+  Value dependency = streams.continueOn(side, *waits, loc);
+  auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
+                                      copy.getTarget(), copy.getSource());
+  side = streams.append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
+  tokens[copy.getToken()] = memcpy.getAsyncToken();
+  toErase.push_back(copy);
+  return success();
+}
+
+/// A copy on the main stream; the host continues once it is done.
+LogicalResult VyreToGPULowering::lowerBlockingCopy(Operation *copy,
+                                                   Value target, Value source,
+                                                   StreamState &state) {
+  if (failed(checkContiguous(copy, target, source)))
+    return failure();
+  Location loc = copy->getLoc();
+  SmallVector<Value> waits;
+  for (Value buffer : {target, source})
+    for (Value alloc : streams.allocsToOrder({state.main}, buffer))
+      if (!llvm::is_contained(waits, alloc))
+        waits.push_back(alloc);
+  Value dependency = streams.continueOn(state.main, waits, loc);
+  auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
+                                      target, source);
+  state.main =
+      streams.append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
+  streams.destroyStreams({streams.streamOf(state.main)}, loc, state);
+  toErase.push_back(copy);
+  return success();
+}
+
+/// The main stream continues on a join of itself and the tokens it does not
+/// already follow.
+LogicalResult VyreToGPULowering::lowerWait(WaitOp wait, StreamState &state) {
+  FailureOr<SmallVector<Value>> waits = lookupTokens(wait, wait.getTokens());
+  if (failed(waits))
+    return failure();
+  if (state.main)
+    llvm::erase_if(*waits, [&](Value token) {
+      return streams.streamOf(token) == streams.streamOf(state.main);
+    });
+  if (!waits->empty())
+    state.main = streams.join(state.main, *waits, wait.getLoc());
+  toErase.push_back(wait);
+  return success();
+}
+
+LogicalResult VyreToGPULowering::lowerSync(SyncOp sync, StreamState &state) {
+  FailureOr<SmallVector<Value>> waits = lookupTokens(sync, sync.getTokens());
+  if (failed(waits))
+    return failure();
+  SmallVector<unsigned> toDestroy;
+  for (Value token : *waits)
+    if (!llvm::is_contained(toDestroy, streams.streamOf(token)))
+      toDestroy.push_back(streams.streamOf(token));
+  streams.destroyStreams(toDestroy, sync.getLoc(), state);
+  toErase.push_back(sync);
+  return success();
+}
+
+/// The gpu tokens still in flight that `vyreTokens` stand for. A token the
+/// lowering did not make (a block argument, a region result) cannot be
+/// waited for: an error.
+FailureOr<SmallVector<Value>>
+VyreToGPULowering::lookupTokens(Operation *user, ValueRange vyreTokens) {
+  SmallVector<Value> result;
+  for (auto [index, token] : llvm::enumerate(vyreTokens)) {
+    auto it = tokens.find(token);
+    if (it == tokens.end())
+      return user->emitOpError("cannot be lowered: token #")
+             << index
+             << " is not made by a vyre op of this function earlier in "
+                "program order (a block argument or a region result)";
+    Value gpuToken = it->second;
+    if (gpuToken && !streams.isComplete(gpuToken) &&
+        !llvm::is_contained(result, gpuToken))
+      result.push_back(gpuToken);
+  }
+  return result;
+}
