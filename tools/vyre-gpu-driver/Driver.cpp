@@ -111,13 +111,16 @@ void call(Entry entry, const std::vector<int64_t> &words) {
         w[61], w[62], w[63]);
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// What the command line asks for.
+struct Options {
   std::string function;
   std::vector<Argument> arguments;
   int repeat = 5;
   bool profile = false, pageable = false;
+};
+
+Options parseOptions(int argc, char **argv) {
+  Options options;
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
     auto value = [&]() -> std::string {
@@ -126,24 +129,26 @@ int main(int argc, char **argv) {
       return argv[++i];
     };
     if (flag == "--function")
-      function = value();
+      options.function = value();
     else if (flag == "--arg")
-      arguments.push_back(parseArgument(value()));
+      options.arguments.push_back(parseArgument(value()));
     else if (flag == "--repeat")
-      repeat = std::max(1, std::atoi(value().c_str()));
+      options.repeat = std::max(1, std::atoi(value().c_str()));
     else if (flag == "--profile")
-      profile = true;
+      options.profile = true;
     else if (flag == "--pageable")
-      pageable = true;
+      options.pageable = true;
     else
       fail("unknown flag '" + flag + "'");
   }
-  if (function.empty())
+  if (options.function.empty())
     fail("--function NAME is required");
-  auto entry = reinterpret_cast<Entry>(dlsym(RTLD_DEFAULT, function.c_str()));
-  if (!entry)
-    fail("no function '" + function + "' in this executable");
+  return options;
+}
 
+/// Allocates each buffer argument (pinned unless `pageable`) and returns the
+/// words of the expanded calling convention for `arguments`.
+std::vector<int64_t> marshal(std::vector<Argument> &arguments, bool pageable) {
   std::vector<int64_t> words;
   for (Argument &argument : arguments) {
     if (!argument.isBuffer) {
@@ -166,22 +171,22 @@ int main(int argc, char **argv) {
   }
   if (words.size() > size_t(kMaxWords))
     fail("too many arguments for the driver");
+  return words;
+}
 
-  auto refill = [&] {
-    for (size_t i = 0; i < arguments.size(); ++i)
-      if (arguments[i].isBuffer)
-        fill(arguments[i], i);
-  };
+/// Fills every buffer argument afresh.
+void refill(std::vector<Argument> &arguments) {
+  for (size_t i = 0; i < arguments.size(); ++i)
+    if (arguments[i].isBuffer)
+      fill(arguments[i], i);
+}
 
-  // One run for the checksum (and to load the module and warm up).
-  refill();
-  call(entry, words);
-  std::printf("checksum %016llx\n",
-              static_cast<unsigned long long>(checksum(arguments)));
-
+/// The best wall time of `repeat` calls, in microseconds.
+double bestTime(Entry entry, const std::vector<int64_t> &words,
+                std::vector<Argument> &arguments, int repeat) {
   double best = 1e300;
   for (int run = 0; run < repeat; ++run) {
-    refill();
+    refill(arguments);
     auto start = std::chrono::steady_clock::now();
     call(entry, words);
     auto stop = std::chrono::steady_clock::now();
@@ -189,20 +194,45 @@ int main(int argc, char **argv) {
                     std::chrono::duration<double, std::micro>(stop - start)
                         .count());
   }
-  std::printf("time_us %.1f\n", best);
+  return best;
+}
 
-  if (profile) {
-    refill();
-    vyreProfileReset();
-    vyreProfileEnable(true);
-    call(entry, words);
-    vyreProfileEnable(false);
-    double copyMicros, kernelMicros;
-    int64_t copies, kernels;
-    vyreProfileTotals(&copyMicros, &kernelMicros, &copies, &kernels);
-    std::printf("copy_us %.1f\nkernel_us %.1f\ncopies %lld\nkernels %lld\n",
-                copyMicros, kernelMicros, static_cast<long long>(copies),
-                static_cast<long long>(kernels));
-  }
+/// One more call, with CUDA events around each op; prints the totals.
+void printProfile(Entry entry, const std::vector<int64_t> &words,
+                  std::vector<Argument> &arguments) {
+  refill(arguments);
+  vyreProfileReset();
+  vyreProfileEnable(true);
+  call(entry, words);
+  vyreProfileEnable(false);
+  double copyMicros, kernelMicros;
+  int64_t copies, kernels;
+  vyreProfileTotals(&copyMicros, &kernelMicros, &copies, &kernels);
+  std::printf("copy_us %.1f\nkernel_us %.1f\ncopies %lld\nkernels %lld\n",
+              copyMicros, kernelMicros, static_cast<long long>(copies),
+              static_cast<long long>(kernels));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options = parseOptions(argc, argv);
+  auto entry =
+      reinterpret_cast<Entry>(dlsym(RTLD_DEFAULT, options.function.c_str()));
+  if (!entry)
+    fail("no function '" + options.function + "' in this executable");
+  std::vector<Argument> &arguments = options.arguments;
+  std::vector<int64_t> words = marshal(arguments, options.pageable);
+
+  // One run for the checksum (and to load the module and warm up).
+  refill(arguments);
+  call(entry, words);
+  std::printf("checksum %016llx\n",
+              static_cast<unsigned long long>(checksum(arguments)));
+
+  std::printf("time_us %.1f\n",
+              bestTime(entry, words, arguments, options.repeat));
+  if (options.profile)
+    printProfile(entry, words, arguments);
   return 0;
 }

@@ -175,34 +175,107 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
                   toLLVM);
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// What the command line asks for.
+struct Options {
   uint64_t count = 200, seed = 1, llvmEvery = 0;
   std::optional<uint64_t> printSeed;
+};
+
+/// Reads the flags into `options`; false, after a message, on a bad one.
+bool parseOptions(int argc, char **argv, Options &options) {
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
     if (i + 1 >= argc) {
       llvm::errs() << "vyre-schedule-fuzz: missing value after " << flag
                    << "\n";
-      return 2;
+      return false;
     }
     uint64_t value = std::strtoull(argv[++i], nullptr, 10);
     if (flag == "--count")
-      count = value;
+      options.count = value;
     else if (flag == "--seed")
-      seed = value;
+      options.seed = value;
     else if (flag == "--llvm-every")
-      llvmEvery = value;
+      options.llvmEvery = value;
     else if (flag == "--print")
-      printSeed = value;
+      options.printSeed = value;
     else {
       llvm::errs() << "vyre-schedule-fuzz: unknown flag " << flag << "\n";
-      return 2;
+      return false;
     }
   }
-  if (printSeed) {
-    llvm::outs() << ProgramGenerator(*printSeed).generate();
+  return true;
+}
+
+/// Parses `program` and checks its serial build, then its overlapped one.
+Outcome checkProgram(MLIRContext &context, const std::string &program,
+                     unsigned sideStreams, bool toLLVM) {
+  ErrorLog log(context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(program, &context, "program.mlir");
+  Outcome outcome;
+  if (!module) {
+    outcome.failure =
+        "the generated program does not parse or verify:\n" + log.text;
+    return outcome;
+  }
+  outcome = checkSerial(context, *module, toLLVM);
+  if (!outcome.failure.empty())
+    return outcome;
+  Outcome overlapped = checkOverlapped(context, *module, sideStreams, toLLVM);
+  outcome.failure = overlapped.failure;
+  outcome.skipped |= overlapped.skipped;
+  outcome.lowered += overlapped.lowered;
+  outcome.throughLLVM += overlapped.throughLLVM;
+  return outcome;
+}
+
+/// What the programs of a run came to.
+struct Totals {
+  uint64_t throughLLVM = 0, skipped = 0, lowered = 0;
+
+  void add(const Outcome &outcome) {
+    skipped += outcome.skipped;
+    lowered += outcome.lowered;
+    throughLLVM += outcome.throughLLVM;
+  }
+};
+
+/// Prints the seed that fails, a command that reproduces it, why, and the
+/// program.
+void reportFailure(uint64_t programSeed, unsigned sideStreams,
+                   const std::string &failure, const std::string &program) {
+  llvm::errs() << "vyre-schedule-fuzz: seed " << programSeed
+               << " fails (reproduce: vyre-schedule-fuzz --print "
+               << programSeed
+               << " | vyre-opt --vyre-to-gpu-pipeline=\"side-streams="
+               << sideStreams << " verify=true\")\n"
+               << failure << "\n"
+               << program;
+}
+
+void printSummary(const Options &options, double seconds,
+                  const Totals &totals) {
+  llvm::outs() << "schedule-fuzz: seeds " << options.seed << ".."
+               << options.seed + options.count - 1 << " in "
+               << llvm::format("%.1f", seconds) << " s: " << totals.lowered
+               << " of " << 2 * options.count
+               << " builds (serial and overlapped) lowered and checked at the "
+                  "gpu level, "
+               << totals.skipped << " programs skipped (more than "
+               << kMaxTraces << " traces); " << totals.throughLLVM
+               << " builds also through upstream's LLVM lowering\n";
+  llvm::outs() << options.count << " passed, 0 failed\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  if (!parseOptions(argc, argv, options))
+    return 2;
+  if (options.printSeed) {
+    llvm::outs() << ProgramGenerator(*options.printSeed).generate();
     return 0;
   }
 
@@ -216,45 +289,17 @@ int main(int argc, char **argv) {
   context.disableMultithreading();
 
   auto start = std::chrono::steady_clock::now();
-  uint64_t throughLLVM = 0, skipped = 0, lowered = 0;
-  for (uint64_t i = 0; i < count; ++i) {
-    uint64_t programSeed = seed + i;
+  Totals totals;
+  for (uint64_t i = 0; i < options.count; ++i) {
+    uint64_t programSeed = options.seed + i;
     unsigned sideStreams = 1 + programSeed % 2;
-    bool toLLVM = llvmEvery != 0 && programSeed % llvmEvery == 0;
+    bool toLLVM =
+        options.llvmEvery != 0 && programSeed % options.llvmEvery == 0;
     std::string program = ProgramGenerator(programSeed).generate();
-
-    Outcome outcome;
-    {
-      ErrorLog log(context);
-      OwningOpRef<ModuleOp> module =
-          parseSourceString<ModuleOp>(program, &context, "program.mlir");
-      if (!module) {
-        outcome.failure =
-            "the generated program does not parse or verify:\n" + log.text;
-      } else {
-        outcome = checkSerial(context, *module, toLLVM);
-        if (outcome.failure.empty()) {
-          Outcome overlapped =
-              checkOverlapped(context, *module, sideStreams, toLLVM);
-          outcome.failure = overlapped.failure;
-          outcome.skipped |= overlapped.skipped;
-          outcome.lowered += overlapped.lowered;
-          outcome.throughLLVM += overlapped.throughLLVM;
-        }
-      }
-    }
-    std::string &failure = outcome.failure;
-    skipped += outcome.skipped;
-    lowered += outcome.lowered;
-    throughLLVM += outcome.throughLLVM;
-    if (!failure.empty()) {
-      llvm::errs() << "vyre-schedule-fuzz: seed " << programSeed
-                   << " fails (reproduce: vyre-schedule-fuzz --print "
-                   << programSeed
-                   << " | vyre-opt --vyre-to-gpu-pipeline=\"side-streams="
-                   << sideStreams << " verify=true\")\n"
-                   << failure << "\n"
-                   << program;
+    Outcome outcome = checkProgram(context, program, sideStreams, toLLVM);
+    totals.add(outcome);
+    if (!outcome.failure.empty()) {
+      reportFailure(programSeed, sideStreams, outcome.failure, program);
       llvm::outs() << "schedule-fuzz: " << i << " passed, 1 failed\n";
       return 1;
     }
@@ -262,14 +307,6 @@ int main(int argc, char **argv) {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  llvm::outs() << "schedule-fuzz: seeds " << seed << ".." << seed + count - 1
-               << " in " << llvm::format("%.1f", seconds) << " s: "
-               << lowered << " of " << 2 * count
-               << " builds (serial and overlapped) lowered and checked at the "
-                  "gpu level, "
-               << skipped << " programs skipped (more than " << kMaxTraces
-               << " traces); " << throughLLVM
-               << " builds also through upstream's LLVM lowering\n";
-  llvm::outs() << count << " passed, 0 failed\n";
+  printSummary(options, seconds, totals);
   return 0;
 }
