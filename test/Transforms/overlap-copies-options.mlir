@@ -1,31 +1,33 @@
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="side-streams=2" | FileCheck %s --check-prefix=STREAMS
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="hoist=false" | FileCheck %s --check-prefix=NOHOIST
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies | FileCheck %s --check-prefix=DEFAULT
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="side-streams=2" --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="side-streams=2" | FileCheck %s --check-prefix=STREAMS
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="hoist=false" | FileCheck %s --check-prefix=NOHOIST
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies | FileCheck %s --check-prefix=DEFAULT
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="side-streams=2" --vyre-verify-schedule -o /dev/null
 // Running the pass twice gives the same IR as once.
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies > %t.once.mlir
-// RUN: vyre-opt %t.once.mlir --split-input-file --vyre-kernel-access --overlap-copies > %t.twice.mlir
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies > %t.once.mlir
+// RUN: vyre-opt %t.once.mlir --vyre-kernel-access --overlap-copies > %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 
-// Tests that side-streams=2 spreads independent copies over both side
-// streams, keeps a copy that depends on another on that copy's stream (behind
-// the copies before it there), and that by default every copy uses stream 1.
+// The options of --overlap-copies: side-streams and hoist.
+
 gpu.module @k {
+  // Reads its argument.
   gpu.func @read(%x: memref<16xf32>) kernel {
     %i = gpu.thread_id x
     %v = memref.load %x[%i] : memref<16xf32>
     gpu.return
   }
+  // Writes its argument.
   gpu.func @write(%x: memref<16xf32>) kernel {
     %i = gpu.thread_id x
     %z = arith.constant 0.0 : f32
     memref.store %z, %x[%i] : memref<16xf32>
     gpu.return
   }
-  gpu.func @empty(%x: memref<16xf32>) kernel {
-    gpu.return
-  }
 }
+
+// Tests that side-streams=2 spreads independent copies over both side
+// streams, keeps a copy that depends on another on that copy's stream (behind
+// the copies before it there), and that by default every copy uses stream 1.
 // STREAMS-LABEL: func.func @spread
 // DEFAULT-LABEL: func.func @spread
 func.func @spread(%h: memref<16xf32> {llvm.noalias}, %g: memref<16xf32> {llvm.noalias}) {
@@ -47,27 +49,9 @@ func.func @spread(%h: memref<16xf32> {llvm.noalias}, %g: memref<16xf32> {llvm.no
   return
 }
 
-// -----
-
 // Tests that hoist=false converts copies in place, still waiting only where
 // an op conflicts, while the default moves the copy above the unrelated
 // kernel.
-gpu.module @k {
-  gpu.func @read(%x: memref<16xf32>) kernel {
-    %i = gpu.thread_id x
-    %v = memref.load %x[%i] : memref<16xf32>
-    gpu.return
-  }
-  gpu.func @write(%x: memref<16xf32>) kernel {
-    %i = gpu.thread_id x
-    %z = arith.constant 0.0 : f32
-    memref.store %z, %x[%i] : memref<16xf32>
-    gpu.return
-  }
-  gpu.func @empty(%x: memref<16xf32>) kernel {
-    gpu.return
-  }
-}
 // NOHOIST-LABEL: func.func @in_place
 // DEFAULT-LABEL: func.func @in_place
 func.func @in_place(%h: memref<16xf32>) {
@@ -88,12 +72,8 @@ func.func @in_place(%h: memref<16xf32>) {
   return
 }
 
-// -----
-
 // Tests that with two side streams a copy into an argument that may alias the
 // source of copies on both streams waits for the last of them on each.
-gpu.module @k {
-}
 // STREAMS-LABEL: func.func @aliasing_on_two_streams
 // DEFAULT-LABEL: func.func @aliasing_on_two_streams
 func.func @aliasing_on_two_streams(%h: memref<16xf32>, %g: memref<16xf32>) {

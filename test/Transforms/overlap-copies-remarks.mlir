@@ -1,26 +1,29 @@
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies --remarks-filter=overlap-copies --verify-diagnostics
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies --remarks-filter=overlap-copies --verify-diagnostics
 // Without the filter the pass says nothing (the annotations are hidden so that
 // the driver does not check them).
-// RUN: sed -e 's/expected-remark/hidden-remark/' %s | vyre-opt --split-input-file --vyre-kernel-access --overlap-copies 2>&1 >/dev/null | count 0
+// RUN: sed -e 's/expected-remark/hidden-remark/' %s | vyre-opt --vyre-kernel-access --overlap-copies 2>&1 >/dev/null | count 0
 
-// Tests the passed remark, naming how many kernels a copy may overlap and
-// which op waits first, next to a missed one that overlaps nothing.
+// The remarks of --overlap-copies: why each copy moved where it did, and
+// what it overlaps.
+
 gpu.module @k {
+  // Reads its argument.
   gpu.func @read(%x: memref<16xf32>) kernel {
     %i = gpu.thread_id x
     %v = memref.load %x[%i] : memref<16xf32>
     gpu.return
   }
+  // Writes its argument.
   gpu.func @write(%x: memref<16xf32>) kernel {
     %i = gpu.thread_id x
     %z = arith.constant 0.0 : f32
     memref.store %z, %x[%i] : memref<16xf32>
     gpu.return
   }
-  gpu.func @empty(%x: memref<16xf32>) kernel {
-    gpu.return
-  }
 }
+
+// Tests the passed remark, naming how many kernels a copy may overlap and
+// which op waits first, next to a missed one that overlaps nothing.
 func.func @passed_and_missed(%h: memref<16xf32> {vyre.pinned}) {
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<16xf32>
@@ -36,26 +39,8 @@ func.func @passed_and_missed(%h: memref<16xf32> {vyre.pinned}) {
   return
 }
 
-// -----
-
 // Tests the reasons a copy cannot move up: an earlier writer of its slot, a
 // host write of its source, and an op of unknown effect.
-gpu.module @k {
-  gpu.func @read(%x: memref<16xf32>) kernel {
-    %i = gpu.thread_id x
-    %v = memref.load %x[%i] : memref<16xf32>
-    gpu.return
-  }
-  gpu.func @write(%x: memref<16xf32>) kernel {
-    %i = gpu.thread_id x
-    %z = arith.constant 0.0 : f32
-    memref.store %z, %x[%i] : memref<16xf32>
-    gpu.return
-  }
-  gpu.func @empty(%x: memref<16xf32>) kernel {
-    gpu.return
-  }
-}
 func.func private @opaque()
 func.func @hoist_limits(%h: memref<16xf32> {vyre.pinned}, %v: f32) {
   %c0 = arith.constant 0 : index
@@ -77,25 +62,7 @@ func.func @hoist_limits(%h: memref<16xf32> {vyre.pinned}, %v: f32) {
   return
 }
 
-// -----
-
 // Tests that a copy nothing waits for until the end says so.
-gpu.module @k {
-  gpu.func @read(%x: memref<16xf32>) kernel {
-    %i = gpu.thread_id x
-    %v = memref.load %x[%i] : memref<16xf32>
-    gpu.return
-  }
-  gpu.func @write(%x: memref<16xf32>) kernel {
-    %i = gpu.thread_id x
-    %z = arith.constant 0.0 : f32
-    memref.store %z, %x[%i] : memref<16xf32>
-    gpu.return
-  }
-  gpu.func @empty(%x: memref<16xf32>) kernel {
-    gpu.return
-  }
-}
 func.func @joined_at_end(%h: memref<16xf32> {vyre.pinned}) {
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<16xf32>
@@ -107,26 +74,8 @@ func.func @joined_at_end(%h: memref<16xf32> {vyre.pinned}) {
   return
 }
 
-// -----
-
 // Tests the pinned-memory analysis remark: said for a pageable source, not
 // for a registered buffer.
-gpu.module @k {
-  gpu.func @read(%x: memref<16xf32>) kernel {
-    %i = gpu.thread_id x
-    %v = memref.load %x[%i] : memref<16xf32>
-    gpu.return
-  }
-  gpu.func @write(%x: memref<16xf32>) kernel {
-    %i = gpu.thread_id x
-    %z = arith.constant 0.0 : f32
-    memref.store %z, %x[%i] : memref<16xf32>
-    gpu.return
-  }
-  gpu.func @empty(%x: memref<16xf32>) kernel {
-    gpu.return
-  }
-}
 func.func @pageable_and_pinned(%pageable: memref<16xf32>, %registered: memref<16xf32>) {
   %c1 = arith.constant 1 : index
   %unranked = memref.cast %registered : memref<16xf32> to memref<*xf32>
@@ -143,26 +92,8 @@ func.func @pageable_and_pinned(%pageable: memref<16xf32>, %registered: memref<16
   return
 }
 
-// -----
-
 // Tests that a copy stays behind the copy before it on its side stream, so
 // that the copy needed first is not queued behind it.
-gpu.module @k {
-  gpu.func @read(%x: memref<16xf32>) kernel {
-    %i = gpu.thread_id x
-    %v = memref.load %x[%i] : memref<16xf32>
-    gpu.return
-  }
-  gpu.func @write(%x: memref<16xf32>) kernel {
-    %i = gpu.thread_id x
-    %z = arith.constant 0.0 : f32
-    memref.store %z, %x[%i] : memref<16xf32>
-    gpu.return
-  }
-  gpu.func @empty(%x: memref<16xf32>) kernel {
-    gpu.return
-  }
-}
 func.func @stream_order(%h: memref<16xf32> {vyre.pinned}) {
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<16xf32>
@@ -176,8 +107,6 @@ func.func @stream_order(%h: memref<16xf32> {vyre.pinned}) {
   return
 }
 
-// -----
-
 // Tests that a copy whose destination is not a known slot says it stays in
 // place.
 func.func private @make_buffer() -> memref<16xf32>
@@ -187,4 +116,3 @@ func.func @unknown_destination(%h: memref<16xf32> {vyre.pinned}) {
   vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   return
 }
-

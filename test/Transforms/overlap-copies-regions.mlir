@@ -1,0 +1,142 @@
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies | FileCheck %s
+// The referee accepts every output.
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies --vyre-verify-schedule -o /dev/null
+
+// Copies around and inside region ops: an op with regions counts as what its
+// body touches, and a copy inside a loop body or a branch is joined in its
+// own block.
+
+gpu.module @k {
+  // Reads its argument.
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  // Writes its argument.
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+
+// Tests that an op with regions counts as what its body touches: a loop that
+// reads the slot waits for the copy before it starts, and a loop that does
+// not is overlapped.
+// CHECK-LABEL: func.func @regions_around_copies
+func.func @regions_around_copies(%h: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // CHECK: %[[T:.+]] = vyre.copy_h2d_async
+  // CHECK-NEXT: vyre.alloc
+  // CHECK-NEXT: scf.for
+  // CHECK-NEXT: vyre.dispatch @k::@read
+  // CHECK-NEXT: }
+  // CHECK-NEXT: vyre.wait %[[T]]
+  // CHECK-NEXT: scf.for
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  return
+}
+
+// Tests that a loop writing the host source on the host gets a sync before
+// it, and that the copy cannot move above a loop that writes the slot.
+// CHECK-LABEL: func.func @loop_hazards
+func.func @loop_hazards(%h: memref<16xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  // CHECK: scf.for
+  // CHECK: vyre.dispatch @k::@write
+  // CHECK: }
+  // CHECK-NEXT: %[[R:.+]] = vyre.record
+  // CHECK-NEXT: %[[T:.+]] = vyre.copy_h2d_async {{.*}} after [%[[R]]]
+  // CHECK-NEXT: vyre.sync %[[T]]
+  // CHECK-NEXT: scf.for
+  // CHECK-NEXT: memref.store
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %v, %h[%i] : memref<16xf32>
+  }
+  return
+}
+
+// Tests a copy inside a loop body: it overlaps within the body, waits for the
+// main stream's earlier work at the body's start (an earlier iteration may
+// still read the slot), and is synchronized before the yield only if the main
+// stream did not wait for it.
+// CHECK-LABEL: func.func @copy_in_loop
+func.func @copy_in_loop(%h: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  %c = vyre.alloc : memref<16xf32>
+  // CHECK: scf.for
+  // CHECK-NEXT: %[[R:.+]] = vyre.record
+  // CHECK-NEXT: %[[T:.+]] = vyre.copy_h2d_async {{.*}} after [%[[R]]]
+  // CHECK-NEXT: vyre.dispatch @k::@read
+  // CHECK-NEXT: vyre.wait %[[T]]
+  // CHECK-NEXT: vyre.dispatch @k::@read
+  // CHECK-NEXT: }
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+    vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  // CHECK: scf.for
+  // CHECK-NEXT: vyre.record
+  // CHECK-NEXT: %[[U:.+]] = vyre.copy_h2d_async
+  // CHECK-NEXT: vyre.dispatch @k::@read
+  // CHECK-NEXT: vyre.sync %[[U]]
+  // CHECK-NEXT: }
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.copy_h2d %h to %c : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  }
+  return
+}
+
+// Tests copies in both branches of an scf.if, each joined in its own block,
+// and a copy before the if that the then-branch reads.
+// CHECK-LABEL: func.func @copies_in_if
+func.func @copies_in_if(%h: memref<16xf32>, %cond: i1) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // CHECK: %[[T:.+]] = vyre.copy_h2d_async {{.*}} to %[[A:[^ ]+]] on
+  // CHECK: vyre.wait %[[T]]
+  // CHECK-NEXT: scf.if
+  // CHECK-NEXT: vyre.record
+  // CHECK-NEXT: %[[TT:.+]] = vyre.copy_h2d_async
+  // CHECK-NEXT: vyre.dispatch @k::@read {{.*}} args(%[[A]] :
+  // CHECK-NEXT: vyre.sync %[[TT]]
+  // CHECK-NEXT: } else {
+  // CHECK-NEXT: vyre.record
+  // CHECK-NEXT: %[[TE:.+]] = vyre.copy_h2d_async
+  // CHECK-NEXT: vyre.wait %[[TE]]
+  // CHECK-NEXT: vyre.dispatch @k::@read
+  // CHECK-NEXT: }
+  // CHECK-NEXT: return
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  scf.if %cond {
+    vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  } else {
+    vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  }
+  return
+}
