@@ -36,4 +36,5 @@ void vyre::registerVyrePassesAndPipelines() {
   registerVyreVerificationPasses();
   registerVyreSimulationPasses();
   registerVyreToGPUPipeline();
+  registerVyreGPUAsyncPipeline();
 }

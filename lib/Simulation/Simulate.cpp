@@ -448,7 +448,7 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
     int pid = 1;
     bool clean = true;
     module.walk([&](func::FuncOp function) {
-      if (function.isExternal())
+      if (function.isExternal() || warnIfNotImported(function, getArgument()))
         return;
       Simulator simulator(
           function, getChildAnalysis<SlotAccessAnalysis>(function), model);

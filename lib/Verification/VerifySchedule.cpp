@@ -464,7 +464,7 @@ struct VerifySchedulePass
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    if (function.isExternal())
+    if (function.isExternal() || warnIfNotImported(function, getArgument()))
       return markAllAnalysesPreserved();
     ScheduleChecker checker(function, getAnalysis<SlotAccessAnalysis>());
     if (failed(checker.run()))

@@ -3,6 +3,9 @@
 #ifndef VYRE_CONVERSION_PASSES_H
 #define VYRE_CONVERSION_PASSES_H
 
+#include "vyre/Dialect/Vyre/IR/VyreDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"

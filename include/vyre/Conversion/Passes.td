@@ -46,7 +46,8 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
       host op that may touch memory.
 
     The kernels' `vyre.access` summaries (see `--vyre-kernel-access`) are
-    dropped: upstream's lowering changes the kernels' signatures.
+    dropped, since upstream's lowering changes the kernels' signatures, and
+    so is `vyre.not_imported` (see `--convert-gpu-host-to-vyre`).
 
     An op the lowering cannot handle (a kernel without a body, a copy of a
     strided or offset view, vyre ops in a region of several blocks, a wait on
@@ -56,6 +57,76 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect"
   ];
+}
+
+def ConvertGPUHostToVyrePass
+    : Pass<"convert-gpu-host-to-vyre", "::mlir::func::FuncOp"> {
+  let summary = "Import synchronous gpu-dialect host code into vyre";
+  let description = [{
+    Rewrites the synchronous host code that MLIR GPU compilers emit in the
+    upstream `gpu` dialect into vyre, so that `--overlap-copies` can overlap
+    its copies with its kernels:
+
+    | gpu | vyre |
+    | --- | --- |
+    | `gpu.alloc` | `vyre.alloc` |
+    | `gpu.dealloc` | `vyre.dealloc` |
+    | `gpu.launch_func` | `vyre.dispatch` (same kernel, grid and arguments) |
+    | `gpu.memcpy` into device memory | `vyre.copy_h2d` |
+    | `gpu.memcpy` into host memory | `vyre.copy_d2h` |
+
+    A copy's direction comes from where each side comes from, following
+    views to their root:
+
+    - device memory: a `gpu.alloc` result, or a memref in a gpu address
+      space;
+    - host memory: `memref.alloc`, `memref.alloca`, `memref.get_global`, or a
+      buffer registered with `gpu.host_register` in the function;
+    - a function argument may be either: it is host memory when the other
+      side is device memory, and device memory when the other side is host
+      memory.
+
+    A function holding one gpu host op the pass cannot import is left as
+    written, whole, with a `missed` remark
+    (`--remarks-filter=convert-gpu-host-to-vyre`) at that op that says why:
+    a copy whose direction cannot be decided, a launch with clusters,
+    dynamic shared memory or a kernel that is not a `gpu.func` it can see,
+    an allocation that is `host_shared` or takes symbol operands, a
+    `gpu.memset`. (A synchronous gpu op left among vyre's asynchronous ones
+    would be threaded onto their streams by `--gpu-async-region`, which does
+    not know them.) The pass marks such a function `vyre.not_imported` with
+    the reason, so that later vyre passes do not warn that it was not
+    imported.
+
+    A function that is already asynchronous (a `!gpu.async.token` anywhere,
+    or an `async` dialect op) is left exactly as written: it may depend on
+    concurrency, for example two kernels that each wait until the other has
+    started, which serializing would hang. A remark says so. So is a
+    function with gpu ops in a region of several blocks, which vyre's
+    lowering does not take.
+
+    A `gpu.launch` that is not outlined is an error: run
+    `--gpu-kernel-outlining` first (`--vyre-gpu-async-pipeline` does).
+    `gpu.host_register` stays; it marks its buffer pinned for
+    `--overlap-copies`.
+
+    ```mlir
+    %d = gpu.alloc () : memref<256xf32>
+    gpu.memcpy %d, %h : memref<256xf32>, memref<256xf32>
+    gpu.launch_func @kernels::@scale blocks in (%c1, %c1, %c1)
+        threads in (%c256, %c1, %c1) args(%d : memref<256xf32>)
+    ```
+
+    becomes
+
+    ```mlir
+    %d = vyre.alloc : memref<256xf32>
+    vyre.copy_h2d %h to %d : memref<256xf32> to memref<256xf32>
+    vyre.dispatch @kernels::@scale blocks(%c1, %c1, %c1)
+        threads(%c256, %c1, %c1) args(%d : memref<256xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::vyre::VyreDialect"];
 }
 
 #endif // VYRE_CONVERSION_PASSES_TD

@@ -47,6 +47,18 @@ void buildVyreToGPUPipeline(OpPassManager &pm,
 /// Registers the pipeline as --vyre-to-gpu-pipeline.
 void registerVyreToGPUPipeline();
 
+/// Adds to `pm` (anchored on `builtin.module`) a drop-in for upstream's
+/// --gpu-async-region on synchronous gpu-dialect host code:
+/// --gpu-kernel-outlining, --convert-gpu-host-to-vyre on every func.func,
+/// upstream's --gpu-async-region (for the functions that were not imported),
+/// then the vyre-to-gpu pipeline. Its output goes where --gpu-async-region's
+/// would, before --gpu-lower-to-nvvm-pipeline.
+void buildVyreGPUAsyncPipeline(OpPassManager &pm,
+                               const VyreToGPUPipelineOptions &options);
+
+/// Registers the drop-in as --vyre-gpu-async-pipeline.
+void registerVyreGPUAsyncPipeline();
+
 } // namespace mlir::vyre
 
 #endif // VYRE_PIPELINES_PIPELINES_H

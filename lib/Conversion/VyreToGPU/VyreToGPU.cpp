@@ -204,22 +204,26 @@ struct ConvertVyreToGPUPass
     : public vyre::impl::ConvertVyreToGPUPassBase<ConvertVyreToGPUPass> {
   using Base::Base;
 
-  /// Drops the kernels' `vyre.access` summaries: they describe the kernels
-  /// to vyre's analyses, and upstream's lowering changes the kernels'
-  /// signatures. Returns whether any was dropped.
-  static bool dropKernelSummaries(ModuleOp module) {
+  /// Drops the attributes vyre's passes leave for each other: the kernels'
+  /// `vyre.access` summaries (upstream's lowering changes the kernels'
+  /// signatures) and functions' `vyre.not_imported`. Returns whether any was
+  /// dropped.
+  static bool dropVyreAttributes(ModuleOp module) {
     bool dropped = false;
-    module.walk([&](gpu::GPUModuleOp kernels) {
-      for (Operation &kernel : kernels.getOps())
-        dropped |= static_cast<bool>(
-            kernel.removeAttr(VyreDialect::getKernelAccessAttrName()));
+    module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!isa<FunctionOpInterface>(op))
+        return WalkResult::advance();
+      for (StringRef name : {VyreDialect::getKernelAccessAttrName(),
+                             VyreDialect::getNotImportedAttrName()})
+        dropped |= static_cast<bool>(op->removeAttr(name));
+      return WalkResult::skip();
     });
     return dropped;
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    bool droppedSummaries = dropKernelSummaries(module);
+    bool droppedSummaries = dropVyreAttributes(module);
     bool hasVyre = false;
     module.walk([&](Operation *op) {
       if (isa<VyreDialect>(op->getDialect()))

@@ -36,18 +36,7 @@ bool isPinned(Value root) {
           function.getArgAttr(argument.getArgNumber(),
                               VyreDialect::getPinnedAttrName()))
         return true;
-  SmallVector<Value> worklist{root};
-  while (!worklist.empty()) {
-    Value buffer = worklist.pop_back_val();
-    for (Operation *user : buffer.getUsers()) {
-      if (isa<gpu::HostRegisterOp>(user))
-        return true;
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
-          view && view.getViewSource() == buffer)
-        worklist.append(user->result_begin(), user->result_end());
-    }
-  }
-  return false;
+  return isRegisteredWithGPU(root);
 }
 
 /// Why the copy did not move further up, or nothing.

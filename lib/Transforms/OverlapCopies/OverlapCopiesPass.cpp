@@ -39,6 +39,7 @@ struct OverlapCopiesPass
                          .walk([](CopyH2DOp) { return WalkResult::interrupt(); })
                          .wasInterrupted();
     if (!hasCopies) {
+      warnIfNotImported(function, getArgument());
       markAllAnalysesPreserved();
       return;
     }

@@ -4,7 +4,9 @@
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::vyre;
@@ -87,5 +89,44 @@ bool mlir::vyre::containsVyreOps(Region &region) {
     for (Operation &op : block)
       if (containsVyreOps(&op))
         return true;
+  return false;
+}
+
+bool mlir::vyre::warnIfNotImported(Operation *function,
+                                   StringRef passArgument) {
+  if (containsVyreOps(function) ||
+      function->hasAttr(VyreDialect::getNotImportedAttrName()))
+    return false;
+  bool hasHostOps =
+      function
+          ->walk([](Operation *op) {
+            return isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
+                       gpu::MemsetOp, gpu::LaunchFuncOp, gpu::LaunchOp>(op)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+  if (!hasHostOps)
+    return false;
+  // At the location, not the op: the warning need not print the function.
+  emitWarning(function->getLoc(), "holds gpu host ops and no vyre ops, so --")
+      << passArgument
+      << " does nothing to it: import them first with "
+         "--convert-gpu-host-to-vyre (or use --vyre-gpu-async-pipeline)";
+  return true;
+}
+
+bool mlir::vyre::isRegisteredWithGPU(Value buffer) {
+  SmallVector<Value> worklist{buffer};
+  while (!worklist.empty()) {
+    Value each = worklist.pop_back_val();
+    for (Operation *user : each.getUsers()) {
+      if (isa<gpu::HostRegisterOp>(user))
+        return true;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == each)
+        worklist.append(user->result_begin(), user->result_end());
+    }
+  }
   return false;
 }

@@ -26,6 +26,16 @@ bool containsVyreOps(Operation *op);
 /// Whether any op in `region` is, or holds, a vyre op.
 bool containsVyreOps(Region &region);
 
+/// Whether `buffer`, or a view or cast of it, is registered with
+/// gpu.host_register: the promise that it is pinned host memory.
+bool isRegisteredWithGPU(Value buffer);
+
+/// Warns at `function` if it holds upstream gpu host ops (gpu.alloc,
+/// gpu.memcpy, gpu.launch_func, ...) and no vyre op: `passArgument`, a vyre
+/// pass, would do nothing to it, since --convert-gpu-host-to-vyre did not
+/// run. Returns whether it warned.
+bool warnIfNotImported(Operation *function, StringRef passArgument);
+
 } // namespace mlir::vyre
 
 #include "vyre/Dialect/Vyre/IR/VyreOpsDialect.h.inc"

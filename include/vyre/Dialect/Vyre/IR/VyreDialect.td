@@ -57,6 +57,12 @@ def Vyre_Dialect : Dialect {
       return ::llvm::StringLiteral("vyre.access");
     }
 
+    /// `vyre.not_imported` on a function: --convert-gpu-host-to-vyre left
+    /// its gpu host code as written, for the reason the string gives.
+    static constexpr ::llvm::StringLiteral getNotImportedAttrName() {
+      return ::llvm::StringLiteral("vyre.not_imported");
+    }
+
   private:
     void registerAttributes();
     void registerTypes();

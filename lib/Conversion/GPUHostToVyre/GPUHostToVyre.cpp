@@ -1,0 +1,298 @@
+//===- GPUHostToVyre.cpp - Synchronous gpu host code into vyre ---*- C++ -*-===//
+//
+// --convert-gpu-host-to-vyre: gpu.alloc, gpu.dealloc, gpu.launch_func and
+// gpu.memcpy in synchronous host code become their vyre forms, so that
+// --overlap-copies can schedule them. Already-asynchronous functions are left
+// as written. Whatever cannot be imported stays, with a remark saying why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vyre/Conversion/Passes.h"
+
+#include "vyre/Dialect/Vyre/IR/VyreOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Remarks.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::vyre {
+#define GEN_PASS_DEF_CONVERTGPUHOSTTOVYREPASS
+#include "vyre/Conversion/Passes.h.inc"
+} // namespace mlir::vyre
+
+using namespace mlir;
+using namespace mlir::vyre;
+
+namespace {
+
+constexpr StringLiteral kRemarkCategory = "convert-gpu-host-to-vyre";
+
+/// Where a buffer lives, as far as the function shows: an argument may be
+/// either.
+enum class Side { Host, Device, Argument, Unknown };
+
+/// Why a function is left as written, or null if it can be imported.
+const char *whyLeftAlone(func::FuncOp function) {
+  const char *reason = nullptr;
+  function.walk([&](Operation *op) {
+    bool tokens = llvm::any_of(op->getOperandTypes(),
+                               llvm::IsaPred<gpu::AsyncTokenType>) ||
+                  llvm::any_of(op->getResultTypes(),
+                               llvm::IsaPred<gpu::AsyncTokenType>);
+    if (tokens || op->getDialect()->getNamespace() == "async") {
+      reason = "it is already asynchronous (gpu async tokens or async ops), "
+               "and may depend on its ops running concurrently: it is left "
+               "exactly as written";
+      return WalkResult::interrupt();
+    }
+    for (Region &region : op->getRegions())
+      if (!region.hasOneBlock() && !region.empty() &&
+          op != function.getOperation() &&
+          llvm::any_of(region.getOps(), [](Operation &nested) {
+            return isa<gpu::GPUDialect>(nested.getDialect());
+          })) {
+        reason = "it has gpu ops in a region of several blocks, which vyre "
+                 "does not take: it is left as written";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (!reason && !function.getBody().hasOneBlock() &&
+      llvm::any_of(function.getBody().getOps(), [](Operation &op) {
+        return isa<gpu::GPUDialect>(op.getDialect());
+      }))
+    reason = "it has several blocks, which vyre does not take: it is left "
+             "as written";
+  return reason;
+}
+
+Side sideOf(Value buffer) {
+  if (auto type = dyn_cast<BaseMemRefType>(buffer.getType()))
+    if (isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+      return Side::Device;
+  Value root = buffer;
+  while (auto view = root.getDefiningOp<ViewLikeOpInterface>()) {
+    if (view.getViewSource() == root)
+      break;
+    root = view.getViewSource();
+  }
+  // A gpu.alloc, or the vyre.alloc the pass already made of it.
+  if (auto alloc = root.getDefiningOp<gpu::AllocOp>())
+    return alloc.getHostShared() ? Side::Unknown : Side::Device;
+  if (root.getDefiningOp<AllocOp>())
+    return Side::Device;
+  if (root.getDefiningOp<memref::AllocOp>() ||
+      root.getDefiningOp<memref::AllocaOp>() ||
+      root.getDefiningOp<memref::GetGlobalOp>() || isRegisteredWithGPU(root))
+    return Side::Host;
+  if (auto argument = dyn_cast<BlockArgument>(root))
+    if (isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
+      return Side::Argument;
+  return Side::Unknown;
+}
+
+bool compatible(MemRefType lhs, MemRefType rhs) {
+  if (lhs.getElementType() != rhs.getElementType() ||
+      lhs.getRank() != rhs.getRank())
+    return false;
+  for (auto [l, r] : llvm::zip(lhs.getShape(), rhs.getShape()))
+    if (!ShapedType::isDynamic(l) && !ShapedType::isDynamic(r) && l != r)
+      return false;
+  return true;
+}
+
+/// The direction of a copy: into device memory (true), into host memory
+/// (false), or undecided.
+std::optional<bool> copiesToDevice(gpu::MemcpyOp copy) {
+  Side to = sideOf(copy.getDst()), from = sideOf(copy.getSrc());
+  if ((to == Side::Device && (from == Side::Host || from == Side::Argument)) ||
+      (to == Side::Argument && from == Side::Host))
+    return true;
+  if ((to == Side::Host && (from == Side::Device || from == Side::Argument)) ||
+      (to == Side::Argument && from == Side::Device))
+    return false;
+  return std::nullopt;
+}
+
+/// Converts one function: first checks that every gpu host op can be
+/// imported, then imports them all. One op that cannot be keeps the whole
+/// function as written, since a synchronous gpu op among vyre's asynchronous
+/// ones would later be threaded onto their streams by --gpu-async-region,
+/// which does not know vyre's streams.
+class Importer {
+public:
+  explicit Importer(func::FuncOp function)
+      : function(function), builder(function.getContext()) {}
+
+  /// The first op that cannot be imported and why; none if all can.
+  std::optional<std::pair<Operation *, std::string>> findBlocker() {
+    std::optional<std::pair<Operation *, std::string>> blocker;
+    function.walk([&](Operation *op) {
+      std::string why = whyNotImportable(op);
+      if (why.empty())
+        return WalkResult::advance();
+      blocker = {op, why};
+      return WalkResult::interrupt();
+    });
+    return blocker;
+  }
+
+  void run() {
+    SmallVector<Operation *> ops;
+    function.walk([&](Operation *op) {
+      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::LaunchFuncOp, gpu::MemcpyOp>(
+              op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      importOp(op);
+  }
+
+private:
+  /// Why `op` cannot be imported; empty if it can, or if it is no gpu host
+  /// op.
+  std::string whyNotImportable(Operation *op) {
+    if (isa<gpu::MemsetOp>(op))
+      return "vyre has no memset";
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      if (alloc.getHostShared())
+        return "a host_shared allocation is host memory too";
+      if (!alloc.getSymbolOperands().empty())
+        return "it takes symbol operands";
+      if (!alloc.getType().getLayout().isIdentity())
+        return "its result does not have an identity layout";
+      return "";
+    }
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
+      return whyLaunchNotImportable(launch);
+    if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
+      auto dst = dyn_cast<MemRefType>(copy.getDst().getType());
+      auto src = dyn_cast<MemRefType>(copy.getSrc().getType());
+      if (!dst || !src || !compatible(dst, src))
+        return "its two sides differ in type";
+      if (!copiesToDevice(copy))
+        return "its direction cannot be decided (each side must be known as "
+               "host or device memory: a gpu.alloc, a gpu address space, a "
+               "memref.alloc, alloca or global, a gpu.host_register'ed "
+               "buffer, or an argument facing one of those)";
+    }
+    return "";
+  }
+
+  std::string whyLaunchNotImportable(gpu::LaunchFuncOp launch) {
+    if (launch.hasClusterSize())
+      return "vyre.dispatch has no thread-block clusters";
+    if (launch.getDynamicSharedMemorySize())
+      return "vyre.dispatch has no dynamic shared memory";
+    if (launch.getAsyncObject())
+      return "it runs on a given stream object";
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    if (!llvm::all_of(ValueRange{grid.x, grid.y, grid.z, block.x, block.y,
+                                 block.z},
+                      [](Value size) { return size.getType().isIndex(); }))
+      return "its grid and block sizes are not of type index";
+    if (!isDispatchable(launch))
+      return "its kernel is not a gpu.func kernel (or a bodiless gpu.kernel "
+             "declaration) in a gpu.module";
+    return "";
+  }
+
+  /// Whether the launched kernel is one vyre.dispatch can name.
+  bool isDispatchable(gpu::LaunchFuncOp launch) {
+    Operation *callee =
+        symbolTables.lookupNearestSymbolFrom(launch, launch.getKernel());
+    if (!callee || !isa_and_nonnull<gpu::GPUModuleOp>(callee->getParentOp()))
+      return false;
+    if (auto kernel = dyn_cast<gpu::GPUFuncOp>(callee))
+      return kernel.isKernel();
+    auto declaration = dyn_cast<FunctionOpInterface>(callee);
+    return declaration && declaration.isExternal() &&
+           callee->hasAttr(gpu::GPUDialect::getKernelFuncAttrName());
+  }
+
+  void importOp(Operation *op) {
+    builder.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      Value buffer = AllocOp::create(builder, loc, alloc.getType(),
+                                     alloc.getDynamicSizes());
+      alloc.getMemref().replaceAllUsesWith(buffer);
+    } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
+      DeallocOp::create(builder, loc, dealloc.getMemref());
+    } else if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+      gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+      DispatchOp::create(builder, loc, launch.getKernel(), grid.x, grid.y,
+                         grid.z, block.x, block.y, block.z,
+                         launch.getKernelOperands(), /*access=*/nullptr);
+    } else {
+      auto copy = cast<gpu::MemcpyOp>(op);
+      if (*copiesToDevice(copy))
+        CopyH2DOp::create(builder, loc, copy.getSrc(), copy.getDst());
+      else
+        CopyD2HOp::create(builder, loc, copy.getSrc(), copy.getDst());
+    }
+    op->erase();
+  }
+
+  func::FuncOp function;
+  OpBuilder builder;
+  SymbolTableCollection symbolTables;
+};
+
+struct ConvertGPUHostToVyrePass
+    : public vyre::impl::ConvertGPUHostToVyrePassBase<
+          ConvertGPUHostToVyrePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    WalkResult outlined = function.walk([](gpu::LaunchOp launch) {
+      launch.emitOpError("is not outlined: run --gpu-kernel-outlining before "
+                         "--convert-gpu-host-to-vyre");
+      return WalkResult::interrupt();
+    });
+    if (outlined.wasInterrupted())
+      return signalPassFailure();
+    bool hasHostOps =
+        function
+            .walk([](Operation *op) {
+              return isa<gpu::AllocOp, gpu::DeallocOp, gpu::LaunchFuncOp,
+                         gpu::MemcpyOp>(op)
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
+    if (!hasHostOps) {
+      markAllAnalysesPreserved();
+      return;
+    }
+    Importer importer(function);
+    std::string reason;
+    Location where = function.getLoc();
+    if (const char *general = whyLeftAlone(function)) {
+      reason = general;
+    } else if (auto blocker = importer.findBlocker()) {
+      reason = ("its '" + blocker->first->getName().getStringRef() +
+                "' cannot be imported: " + blocker->second +
+                "; it is left as written")
+                   .str();
+      where = blocker->first->getLoc();
+    }
+    if (reason.empty())
+      return importer.run();
+    // Later vyre passes need not warn that it was not imported.
+    function->setAttr(VyreDialect::getNotImportedAttrName(),
+                      StringAttr::get(function.getContext(), reason));
+    if (auto remark = remark::missed(
+            where, remark::RemarkOpts::name("NotImported")
+                       .category(kRemarkCategory)
+                       .function(function.getName())))
+      remark << "function not imported: " + reason;
+  }
+};
+
+} // namespace

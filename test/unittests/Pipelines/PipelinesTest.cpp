@@ -1,0 +1,82 @@
+//===- PipelinesTest.cpp - The pipelines through the C++ API -----*- C++ -*-===//
+
+#include "vyre/InitVyre.h"
+#include "vyre/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+
+namespace {
+
+/// Synchronous gpu-dialect host code: a copy in, a launch, a copy out.
+constexpr const char *kUpstreamProgram = R"mlir(
+  module attributes {gpu.container_module} {
+    gpu.module @kernels {
+      gpu.func @scale(%x: memref<16xf32>) kernel {
+        gpu.return
+      }
+    }
+    func.func @host(%h: memref<16xf32>) {
+      %c1 = arith.constant 1 : index
+      %d = gpu.alloc () : memref<16xf32>
+      gpu.memcpy %d, %h : memref<16xf32>, memref<16xf32>
+      gpu.launch_func @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+      gpu.memcpy %h, %d : memref<16xf32>, memref<16xf32>
+      gpu.dealloc %d : memref<16xf32>
+      return
+    }
+  }
+)mlir";
+
+TEST(PipelinesTest, TheDropInMakesUpstreamHostCodeAsynchronous) {
+  DialectRegistry registry;
+  registerVyreDialects(registry);
+  MLIRContext context(registry);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kUpstreamProgram, &context);
+  ASSERT_TRUE(module);
+
+  PassManager pm(&context);
+  VyreToGPUPipelineOptions options;
+  options.verify = true;
+  buildVyreGPUAsyncPipeline(pm, options);
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+
+  // Every memcpy and launch is asynchronous now, and no vyre op is left.
+  unsigned copies = 0, launches = 0;
+  module->walk([&](Operation *op) {
+    EXPECT_FALSE(isa<VyreDialect>(op->getDialect()))
+        << op->getName().getStringRef().str();
+    if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
+      ++copies;
+      EXPECT_TRUE(copy.getAsyncToken());
+    }
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      ++launches;
+      EXPECT_TRUE(launch.getAsyncToken());
+    }
+  });
+  EXPECT_EQ(copies, 2u);
+  EXPECT_EQ(launches, 1u);
+}
+
+TEST(PipelinesTest, PipelineOptionsAreThePassesOwn) {
+  VyreToGPUPipelineOptions options;
+  ASSERT_TRUE(succeeded(options.parseFromString(
+      "hoist=false side-streams=3 max-traces=7 verify=true")));
+  EXPECT_FALSE(options.getOverlapCopiesPassOptions().hoist);
+  EXPECT_EQ(options.getOverlapCopiesPassOptions().sideStreams, 3u);
+  EXPECT_EQ(options.getVerifyGPUStreamsPassOptions().maxTraces, 7u);
+  EXPECT_TRUE(options.verify);
+}
+
+} // namespace
