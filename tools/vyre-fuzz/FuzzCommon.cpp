@@ -123,6 +123,50 @@ void vyre_fuzz::checkProgram(StringRef program) {
   worker.join();
 }
 
+/// The functions the property holds for: sequential ones with copies.
+static SmallVector<StringAttr> collectCheckedFunctions(ModuleOp module) {
+  SmallVector<StringAttr> checked;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    bool copies = false, async = false;
+    function.walk([&](Operation *op) {
+      copies |= isa<vyre::CopyH2DOp>(op);
+      async |= isAsync(op);
+    });
+    if (copies && !async)
+      checked.push_back(function.getSymNameAttr());
+  }
+  return checked;
+}
+
+/// Lowers `module`; a sequential vyre program must then pass the gpu-level
+/// referee, unless it has more branch and trip-count combinations than the
+/// referee checks.
+static void checkLowering(MLIRContext &ctx, ModuleOp module,
+                          bool sequentialVyreOnly, std::string &errors,
+                          StringRef program) {
+  errors.clear();
+  PassManager lower(&ctx);
+  lower.addPass(vyre::createConvertVyreToGPUPass());
+  // The lowering may refuse what it cannot lower, with a diagnostic.
+  if (failed(lower.run(module))) {
+    if (errors.empty())
+      fail("--convert-vyre-to-gpu failed without a diagnostic", errors,
+           program);
+    return;
+  }
+  if (!sequentialVyreOnly)
+    return;
+  errors.clear();
+  PassManager run(&ctx);
+  run.addPass(createCanonicalizerPass());
+  run.addPass(createCSEPass());
+  run.addPass(vyre::createVerifyGPUStreamsPass());
+  if (failed(run.run(module)) &&
+      !StringRef(errors).contains("combinations of scf.if branches"))
+    fail("the lowered program fails --vyre-verify-gpu-streams", errors,
+         program);
+}
+
 static void checkOnThisThread(StringRef program) {
   MLIRContext &ctx = context();
   std::string errors;
@@ -138,18 +182,18 @@ static void checkOnThisThread(StringRef program) {
   if (!module)
     return;
 
-  // The functions the property holds for: sequential ones with copies.
-  SmallVector<StringAttr> checked;
-  for (auto function : module->getOps<func::FuncOp>()) {
-    bool copies = false, async = false;
-    function.walk([&](Operation *op) {
-      copies |= isa<vyre::CopyH2DOp>(op);
-      async |= isAsync(op);
-    });
-    if (copies && !async)
-      checked.push_back(function.getSymNameAttr());
+  // Upstream gpu host code is imported first; the import may refuse an
+  // inline gpu.launch, with a diagnostic.
+  PassManager import(&ctx);
+  import.nest<func::FuncOp>().addPass(vyre::createConvertGPUHostToVyrePass());
+  if (failed(import.run(*module))) {
+    if (errors.empty())
+      fail("--convert-gpu-host-to-vyre failed without a diagnostic", errors,
+           program);
+    return;
   }
 
+  SmallVector<StringAttr> checked = collectCheckedFunctions(*module);
   bool sequentialVyreOnly =
       isSequentialVyreOnly(*module) && !usesBufferAfterFree(*module);
 
@@ -178,29 +222,5 @@ static void checkOnThisThread(StringRef program) {
     (void)simulate.run(*module);
   }
 
-  errors.clear();
-  PassManager lower(&ctx);
-  lower.addPass(vyre::createConvertVyreToGPUPass());
-  // The lowering may refuse what it cannot lower, with a diagnostic.
-  if (failed(lower.run(*module))) {
-    if (errors.empty())
-      fail("--convert-vyre-to-gpu failed without a diagnostic", errors,
-           program);
-    return;
-  }
-
-  // What runs: the lowered, canonicalized program must pass the gpu-level
-  // referee, unless it has more branch and trip-count combinations than the
-  // referee checks.
-  if (!sequentialVyreOnly)
-    return;
-  errors.clear();
-  PassManager run(&ctx);
-  run.addPass(createCanonicalizerPass());
-  run.addPass(createCSEPass());
-  run.addPass(vyre::createVerifyGPUStreamsPass());
-  if (failed(run.run(*module)) &&
-      !StringRef(errors).contains("combinations of scf.if branches"))
-    fail("the lowered program fails --vyre-verify-gpu-streams", errors,
-         program);
+  checkLowering(ctx, *module, sequentialVyreOnly, errors, program);
 }

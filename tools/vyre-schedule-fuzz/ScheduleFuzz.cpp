@@ -12,7 +12,11 @@
 //  2. the overlapped build: the passes of --vyre-to-gpu-pipeline with
 //     verify=true: --overlap-copies, --vyre-verify-schedule, the lowering,
 //     canonicalize, cse, and --vyre-verify-gpu-streams;
-//  3. with --llvm-every N, every Nth program's two builds also go through
+//  3. the imported build: the same program written as upstream gpu host code
+//     (gpu.alloc, gpu.memcpy, gpu.launch_func), imported whole by
+//     --convert-gpu-host-to-vyre, then the overlapped build's passes with
+//     both referees;
+//  4. with --llvm-every N, every Nth program's three builds also go through
 //     upstream's --gpu-lower-to-nvvm-pipeline (PTX, no ptxas), and the LLVM
 //     dialect's stream and event creates and destroys must pair on every path.
 //
@@ -23,7 +27,7 @@
 // a command that reproduces it, and the program.
 //
 // Usage: vyre-schedule-fuzz [--count N] [--seed S] [--llvm-every N]
-//                           [--print SEED]
+//                           [--print SEED] [--print-gpu SEED]
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +37,7 @@
 #include "vyre/Analysis/Passes.h"
 #include "vyre/Conversion/Passes.h"
 #include "vyre/InitVyre.h"
+#include "vyre/Pipelines/Pipelines.h"
 #include "vyre/Transforms/Passes.h"
 #include "vyre/Verification/Passes.h"
 
@@ -175,10 +180,40 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
                   toLLVM);
 }
 
+/// The imported build: the same program written as upstream gpu host code,
+/// imported whole by --convert-gpu-host-to-vyre, then the overlapped build's
+/// passes with both referees (--vyre-gpu-async-pipeline=verify=true).
+Outcome checkImported(MLIRContext &context, ModuleOp input,
+                      unsigned sideStreams, bool toLLVM) {
+  OwningOpRef<ModuleOp> module = input.clone();
+  ErrorLog log(context);
+  PassManager import(&context);
+  import.nest<func::FuncOp>().addPass(vyre::createConvertGPUHostToVyrePass());
+  if (failed(import.run(*module)))
+    return {"--convert-gpu-host-to-vyre failed:\n" + log.text};
+  WalkResult notImported = module->walk([](func::FuncOp function) {
+    return function->hasAttr(vyre::VyreDialect::getNotImportedAttrName())
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (notImported.wasInterrupted())
+    return {"--convert-gpu-host-to-vyre left a generated function as "
+            "written"};
+  PassManager pm(&context);
+  vyre::VyreToGPUPipelineOptions options;
+  options.sideStreams = sideStreams;
+  options.verify = true;
+  options.maxTraces = kMaxTraces;
+  vyre::buildVyreToGPUPipeline(pm, options);
+  return runBuild(context, *module, pm,
+                  "imported build (--vyre-gpu-async-pipeline=verify=true)",
+                  toLLVM);
+}
+
 /// What the command line asks for.
 struct Options {
   uint64_t count = 200, seed = 1, llvmEvery = 0;
-  std::optional<uint64_t> printSeed;
+  std::optional<uint64_t> printSeed, printGPUSeed;
 };
 
 /// Reads the flags into `options`; false, after a message, on a bad one.
@@ -199,6 +234,8 @@ bool parseOptions(int argc, char **argv, Options &options) {
       options.llvmEvery = value;
     else if (flag == "--print")
       options.printSeed = value;
+    else if (flag == "--print-gpu")
+      options.printGPUSeed = value;
     else {
       llvm::errs() << "vyre-schedule-fuzz: unknown flag " << flag << "\n";
       return false;
@@ -207,26 +244,42 @@ bool parseOptions(int argc, char **argv, Options &options) {
   return true;
 }
 
-/// Parses `program` and checks its serial build, then its overlapped one.
-Outcome checkProgram(MLIRContext &context, const std::string &program,
-                     unsigned sideStreams, bool toLLVM) {
+/// Parses `program`, or reports why it does not parse.
+OwningOpRef<ModuleOp> parseProgram(MLIRContext &context,
+                                   const std::string &program,
+                                   Outcome &outcome) {
   ErrorLog log(context);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(program, &context, "program.mlir");
-  Outcome outcome;
-  if (!module) {
+  if (!module)
     outcome.failure =
         "the generated program does not parse or verify:\n" + log.text;
+  return module;
+}
+
+/// Adds `build`'s result to `outcome`; false if it failed.
+bool merge(Outcome &outcome, const Outcome &build) {
+  outcome.failure = build.failure;
+  outcome.skipped |= build.skipped;
+  outcome.lowered += build.lowered;
+  outcome.throughLLVM += build.throughLLVM;
+  return outcome.failure.empty();
+}
+
+/// Checks the serial and overlapped builds of the vyre form of a program,
+/// then the imported build of its upstream gpu form.
+Outcome checkProgram(MLIRContext &context, const std::string &program,
+                     const std::string &gpuProgram, unsigned sideStreams,
+                     bool toLLVM) {
+  Outcome outcome;
+  OwningOpRef<ModuleOp> module = parseProgram(context, program, outcome);
+  if (!module ||
+      !merge(outcome, checkSerial(context, *module, toLLVM)) ||
+      !merge(outcome, checkOverlapped(context, *module, sideStreams, toLLVM)))
     return outcome;
-  }
-  outcome = checkSerial(context, *module, toLLVM);
-  if (!outcome.failure.empty())
-    return outcome;
-  Outcome overlapped = checkOverlapped(context, *module, sideStreams, toLLVM);
-  outcome.failure = overlapped.failure;
-  outcome.skipped |= overlapped.skipped;
-  outcome.lowered += overlapped.lowered;
-  outcome.throughLLVM += overlapped.throughLLVM;
+  OwningOpRef<ModuleOp> gpuModule = parseProgram(context, gpuProgram, outcome);
+  if (gpuModule)
+    merge(outcome, checkImported(context, *gpuModule, sideStreams, toLLVM));
   return outcome;
 }
 
@@ -244,14 +297,18 @@ struct Totals {
 /// Prints the seed that fails, a command that reproduces it, why, and the
 /// program.
 void reportFailure(uint64_t programSeed, unsigned sideStreams,
-                   const std::string &failure, const std::string &program) {
+                   const std::string &failure, const std::string &program,
+                   const std::string &gpuProgram) {
+  bool imported = failure.find("imported build") != std::string::npos ||
+                  failure.find("convert-gpu-host-to-vyre") != std::string::npos;
   llvm::errs() << "vyre-schedule-fuzz: seed " << programSeed
-               << " fails (reproduce: vyre-schedule-fuzz --print "
-               << programSeed
-               << " | vyre-opt --vyre-to-gpu-pipeline=\"side-streams="
-               << sideStreams << " verify=true\")\n"
+               << " fails (reproduce: vyre-schedule-fuzz "
+               << (imported ? "--print-gpu " : "--print ") << programSeed
+               << " | vyre-opt "
+               << (imported ? "--vyre-gpu-async-pipeline" : "--vyre-to-gpu-pipeline")
+               << "=\"side-streams=" << sideStreams << " verify=true\")\n"
                << failure << "\n"
-               << program;
+               << (imported ? gpuProgram : program);
 }
 
 void printSummary(const Options &options, double seconds,
@@ -259,9 +316,9 @@ void printSummary(const Options &options, double seconds,
   llvm::outs() << "schedule-fuzz: seeds " << options.seed << ".."
                << options.seed + options.count - 1 << " in "
                << llvm::format("%.1f", seconds) << " s: " << totals.lowered
-               << " of " << 2 * options.count
-               << " builds (serial and overlapped) lowered and checked at the "
-                  "gpu level, "
+               << " of " << 3 * options.count
+               << " builds (serial, overlapped, and imported from upstream "
+                  "gpu code) lowered and checked at the gpu level, "
                << totals.skipped << " programs skipped (more than "
                << kMaxTraces << " traces); " << totals.throughLLVM
                << " builds also through upstream's LLVM lowering\n";
@@ -276,6 +333,11 @@ int main(int argc, char **argv) {
     return 2;
   if (options.printSeed) {
     llvm::outs() << ProgramGenerator(*options.printSeed).generate();
+    return 0;
+  }
+  if (options.printGPUSeed) {
+    llvm::outs() << ProgramGenerator(*options.printGPUSeed)
+                        .generate(ProgramGenerator::Form::UpstreamGPU);
     return 0;
   }
 
@@ -296,10 +358,14 @@ int main(int argc, char **argv) {
     bool toLLVM =
         options.llvmEvery != 0 && programSeed % options.llvmEvery == 0;
     std::string program = ProgramGenerator(programSeed).generate();
-    Outcome outcome = checkProgram(context, program, sideStreams, toLLVM);
+    std::string gpuProgram = ProgramGenerator(programSeed).generate(
+        ProgramGenerator::Form::UpstreamGPU);
+    Outcome outcome =
+        checkProgram(context, program, gpuProgram, sideStreams, toLLVM);
     totals.add(outcome);
     if (!outcome.failure.empty()) {
-      reportFailure(programSeed, sideStreams, outcome.failure, program);
+      reportFailure(programSeed, sideStreams, outcome.failure, program,
+                    gpuProgram);
       llvm::outs() << "schedule-fuzz: " << i << " passed, 1 failed\n";
       return 1;
     }

@@ -84,30 +84,24 @@ ProgramGenerator::ProgramGenerator(llvm::ArrayRef<uint8_t> bytes)
 namespace {
 class Writer {
 public:
-  explicit Writer(std::function<uint64_t()> &draw) : draw(draw) {}
+  Writer(std::function<uint64_t()> &draw, bool gpu) : draw(draw), gpu(gpu) {}
 
   std::string generate() {
-    out = kKernels;
-    bool noalias[3] = {coin(), coin(), coin()};
-    out += "  func.func @f(";
-    for (int h = 0; h < 3; ++h)
-      out += "%h" + std::to_string(h) + ": memref<16xf32>" +
-             (noalias[h] ? " {llvm.noalias}" : "") + ", ";
-    out += "%g: memref<16xf32>, %v: f32, %n: index, %c: i1) {\n";
-    line("%c0 = arith.constant 0 : index");
-    line("%c1 = arith.constant 1 : index");
-    line("%c16 = arith.constant 16 : index");
+    out = gpu ? "module attributes {gpu.container_module} {\n" : "";
+    out += kKernels;
+    header();
     // Some programs have no copy at all: they keep their sequential meaning
     // through every pass.
     copyFree = uniform(0, 9) == 0;
     // Most programs can be lowered: no bodiless kernel, no copy of an offset
-    // view (the lowering refuses both with an error).
-    lowerable = uniform(0, 9) < 8;
+    // view (the lowering refuses both with an error). Upstream gpu code has
+    // neither: the import would keep such a function as written.
+    lowerable = gpu || uniform(0, 9) < 8;
     for (int d = 0; d < 4; ++d)
-      line("%d" + std::to_string(d) + " = vyre.alloc : memref<16xf32>");
+      alloc("%d" + std::to_string(d), "memref<16xf32>");
     // A buffer only ever copied into: canonicalization erases those copies.
-    line("%dead = vyre.alloc : memref<16xf32>");
-    line("%big = vyre.alloc : memref<32xf32>");
+    alloc("%dead", "memref<16xf32>");
+    alloc("%big", "memref<32xf32>");
     // Two views of one allocation: the same slot.
     line("%lo = memref.subview %big[0] [16] [1] : memref<32xf32> to "
          "memref<16xf32, strided<[1]>>");
@@ -117,11 +111,13 @@ public:
          "memref<16xf32>");
     statements(uniform(12, 30), /*depth=*/0);
     for (int d = 0; d < 4; ++d)
-      line("vyre.dealloc %d" + std::to_string(d) + " : memref<16xf32>");
-    line("vyre.dealloc %dead : memref<16xf32>");
-    line("vyre.dealloc %big : memref<32xf32>");
+      dealloc("%d" + std::to_string(d), "memref<16xf32>");
+    dealloc("%dead", "memref<16xf32>");
+    dealloc("%big", "memref<32xf32>");
     line("return");
     out += "  }\n";
+    if (gpu)
+      out += "}\n";
     return out;
   }
 
@@ -132,6 +128,63 @@ private:
   }
   void line(const std::string &text) {
     out += std::string(4 + 2 * depth, ' ') + text + "\n";
+  }
+
+  /// The function's signature and constants. Host buffers are arguments in
+  /// vyre (some `llvm.noalias`); in gpu code they are allocations, some
+  /// registered, so that the import can tell each copy's direction.
+  void header() {
+    bool noalias[3] = {coin(), coin(), coin()};
+    out += "  func.func @f(";
+    for (int h = 0; h < 3 && !gpu; ++h)
+      out += "%h" + std::to_string(h) + ": memref<16xf32>" +
+             (noalias[h] ? " {llvm.noalias}" : "") + ", ";
+    out += "%g: memref<16xf32>, %v: f32, %n: index, %c: i1) {\n";
+    line("%c0 = arith.constant 0 : index");
+    line("%c1 = arith.constant 1 : index");
+    line("%c16 = arith.constant 16 : index");
+    for (int h = 0; h < 3 && gpu; ++h) {
+      std::string name = "%h" + std::to_string(h);
+      line(name + " = memref.alloc() : memref<16xf32>");
+      if (!noalias[h])
+        continue;
+      line(name + "u = memref.cast " + name +
+           " : memref<16xf32> to memref<*xf32>");
+      line("gpu.host_register " + name + "u : memref<*xf32>");
+    }
+  }
+
+  void alloc(const std::string &name, const std::string &type) {
+    line(name + (gpu ? " = gpu.alloc () : " : " = vyre.alloc : ") + type);
+  }
+  void dealloc(const std::string &name, const std::string &type) {
+    line((gpu ? "gpu.dealloc " : "vyre.dealloc ") + name + " : " + type);
+  }
+  /// A copy from `source` into `target`, both memref<16xf32> unless said.
+  void copy(bool toDevice, const std::string &source,
+            const std::string &target,
+            const std::string &targetType = "memref<16xf32>") {
+    std::string sourceType = "memref<16xf32>";
+    if (gpu)
+      line("gpu.memcpy " + target + ", " + source + " : " + targetType +
+           ", " + sourceType);
+    else
+      line(std::string(toDevice ? "vyre.copy_h2d " : "vyre.copy_d2h ") +
+           source + " to " + target + " : " + sourceType + " to " +
+           targetType);
+  }
+  void dispatch(const std::string &kernel, const std::string &a,
+                const std::string &b) {
+    if (gpu) {
+      line("gpu.launch_func @k::@" + kernel +
+           " blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(" + a +
+           " : memref<16xf32>, " + b + " : memref<16xf32>)");
+      return;
+    }
+    line("vyre.dispatch @k::@" + kernel +
+         " blocks(%c1, %c1, %c1) threads(%c16, %c1, %c1) args(" + a + ", " +
+         b + " : memref<16xf32>, memref<16xf32>)" +
+         (kernel == "opaque" ? " access [read, write]" : ""));
   }
 
   /// A device buffer: an allocation, the view, or the device argument.
@@ -153,21 +206,19 @@ private:
       if (lowerable && kind >= 84 && kind < 87)
         kind = 0;
       if (kind < 30 && uniform(0, 9) == 0) {
-        line("vyre.copy_h2d " + hostBuffer() +
-             " to %dead : memref<16xf32> to memref<16xf32>");
+        copy(/*toDevice=*/true, hostBuffer(), "%dead");
       } else if (kind < 30) {
-        line("vyre.copy_h2d " + hostBuffer() + " to " + deviceBuffer() +
-             " : memref<16xf32> to memref<16xf32>");
+        // The draws in a fixed order, last operand first, as the seeds of
+        // earlier campaigns drew them.
+        std::string target = deviceBuffer();
+        copy(/*toDevice=*/true, hostBuffer(), target);
       } else if (kind < 65) {
         std::string kernel = kKernelNames[uniform(0, lowerable ? 5 : 6)];
-        line("vyre.dispatch @k::@" + kernel +
-             " blocks(%c1, %c1, %c1) threads(%c16, %c1, %c1) args(" +
-             deviceBuffer() + ", " + deviceBuffer() +
-             " : memref<16xf32>, memref<16xf32>)" +
-             (kernel == "opaque" ? " access [read, write]" : ""));
+        std::string b = deviceBuffer();
+        dispatch(kernel, deviceBuffer(), b);
       } else if (kind < 75) {
-        line("vyre.copy_d2h " + deviceBuffer() + " to " + hostBuffer() +
-             " : memref<16xf32> to memref<16xf32>");
+        std::string target = hostBuffer();
+        copy(/*toDevice=*/false, deviceBuffer(), target);
       } else if (kind < 78) {
         line("memref.store %v, " + hostBuffer() + "[%c0] : memref<16xf32>");
       } else if (kind < 80) {
@@ -187,9 +238,8 @@ private:
       } else if (kind < 87) {
         // A copy into the upper half of the big buffer: the same slot as
         // the lower view, through a strided view.
-        line("vyre.copy_h2d " + hostBuffer() +
-             " to %hi : memref<16xf32> to memref<16xf32, strided<[1], "
-             "offset: 16>>");
+        copy(/*toDevice=*/true, hostBuffer(), "%hi",
+             "memref<16xf32, strided<[1], offset: 16>>");
       } else if (kind < 94 && nesting < 3) {
         line("scf.for %i" + std::to_string(counter++) +
              " = %c0 to %n step %c1 {");
@@ -220,8 +270,12 @@ private:
   unsigned numIfs = 0;
   bool copyFree = false;
   bool lowerable = true;
+  /// Whether the host code is upstream gpu dialect.
+  bool gpu = false;
 };
 
 } // namespace
 
-std::string ProgramGenerator::generate() { return Writer(draw).generate(); }
+std::string ProgramGenerator::generate(Form form) {
+  return Writer(draw, form == Form::UpstreamGPU).generate();
+}

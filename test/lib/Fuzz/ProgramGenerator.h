@@ -9,6 +9,11 @@
 // calls, programs without copies, and scf.for / scf.if nested three deep.
 // One op per line, so that source order is program order.
 //
+// The same programs can be written as upstream gpu-dialect host code
+// (gpu.alloc, gpu.memcpy, gpu.launch_func, gpu.dealloc, host buffers from
+// memref.alloc, some registered with gpu.host_register), the input of
+// --convert-gpu-host-to-vyre.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef VYRE_TEST_FUZZ_PROGRAMGENERATOR_H
@@ -31,7 +36,10 @@ public:
   /// outlive the generator.
   explicit ProgramGenerator(llvm::ArrayRef<uint8_t> bytes);
 
-  std::string generate();
+  /// The dialect a program's host code is written in.
+  enum class Form { Vyre, UpstreamGPU };
+
+  std::string generate(Form form = Form::Vyre);
 
 private:
   std::function<uint64_t()> draw;
