@@ -37,7 +37,8 @@ public:
 
   /// The planned copies placed after each op of a block (null: at its
   /// start), in order.
-  DenseMap<std::pair<Block *, Operation *>, SmallVector<unsigned>> copiesAfter;
+  DenseMap<std::pair<Block *, Operation *>, SmallVector<unsigned, 1>>
+      copiesAfter;
   /// The input copies that planned copies replace.
   llvm::DenseSet<Operation *> replaced;
 

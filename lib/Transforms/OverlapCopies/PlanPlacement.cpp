@@ -378,9 +378,9 @@ bool PlacementPlanner::planCopy(CopyH2DOp copy, const Stamp &previous,
   planned.dependencies = std::move(dependencies);
   planned.slot = *slots.getSlotNumber(
       SlotAccessAnalysis::resolveRoot(copy.getTarget()));
-  planned.slots = needs.slots;
+  planned.slots.assign(needs.slots.begin(), needs.slots.end());
   planned.hostRoot = needs.hostRoot;
-  planned.sourceSlots = needs.sourceSlots;
+  planned.sourceSlots.assign(needs.sourceSlots.begin(), needs.sourceSlots.end());
   if (options.hoist && limit &&
       reason.kind != OrderReason::Kind::OperandDefinition) {
     planned.hoistLimit = {limit.op, limit.copy};

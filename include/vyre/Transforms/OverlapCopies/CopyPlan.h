@@ -104,14 +104,14 @@ struct PlannedCopy {
   /// Where the async copy goes: after this point's anchor.
   PlanPoint at;
   int64_t stream = 1;
-  SmallVector<PlannedDependency> dependencies;
+  SmallVector<PlannedDependency, 2> dependencies;
 
   /// The slot of the destination's root, and every slot that may alias it
   /// (sorted); the root of the host buffer read, and its slots if it is one.
   unsigned slot = 0;
-  SmallVector<unsigned> slots;
+  SmallVector<unsigned, 2> slots;
   Value hostRoot;
-  SmallVector<unsigned> sourceSlots;
+  SmallVector<unsigned, 2> sourceSlots;
 
   /// The op the copy could not move above, and why; none if none stopped it.
   PlanOp hoistLimit;
@@ -120,7 +120,7 @@ struct PlannedCopy {
   /// Filled in when later ops are ordered after the copy.
   /// Copies into the same slots this one depends on: ordering after this
   /// one orders after them too.
-  SmallVector<unsigned> implies;
+  SmallVector<unsigned, 2> implies;
   /// Whether a later copy implies this one for every slot it writes.
   bool subsumed = false;
   /// Whether the main stream, and the host, are ordered after the copy.
@@ -167,7 +167,7 @@ struct PlannedInsertion {
   Operation *anchor = nullptr;
   Operation *before = nullptr;
   unsigned copy = 0;
-  SmallVector<unsigned> copies;
+  SmallVector<unsigned, 2> copies;
   std::optional<unsigned> afterWait;
   Location loc;
 };
