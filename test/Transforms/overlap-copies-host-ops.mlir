@@ -171,3 +171,42 @@ func.func @pointer_without_access(%h: memref<16xf32> {llvm.noalias}) -> i64 {
   vyre.dealloc %d : memref<16xf32>
   return %integer : i64
 }
+
+// Tests that a copy from a staging buffer the host has just filled waits for
+// nothing but program order: the host write is done when the copy is
+// enqueued, and the earlier unrelated kernel keeps running beside the copy.
+// CHECK-LABEL: func.func @host_filled_staging_buffer
+// CHECK: vyre.dispatch @k::@write
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: %[[T:.+]] = vyre.copy_h2d_async %{{.+}} to %{{.+}} on stream 1 :
+// CHECK-NEXT: vyre.wait %[[T]]
+// CHECK-NEXT: vyre.dispatch @k::@read
+func.func @host_filled_staging_buffer(%stage: memref<16xf32> {vyre.pinned}, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = vyre.alloc : memref<16xf32>
+  %y = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>)
+  memref.store %v, %stage[%c0] : memref<16xf32>
+  vyre.copy_h2d %stage to %y : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
+  return
+}
+
+// Tests that where the op before the copy may have device work (a call of
+// unknown effect), the copy still waits for the main stream past it.
+// CHECK-LABEL: func.func @call_before_copy
+// CHECK: call @unknown
+// CHECK-NEXT: %[[R:.+]] = vyre.record
+// CHECK-NEXT: vyre.copy_h2d_async %{{.+}} to %{{.+}} on stream 1 after [%[[R]]]
+func.func private @unknown(memref<16xf32>)
+func.func @call_before_copy(%stage: memref<16xf32> {vyre.pinned}) {
+  %c1 = arith.constant 1 : index
+  %x = vyre.alloc : memref<16xf32>
+  %y = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>)
+  func.call @unknown(%stage) : (memref<16xf32>) -> ()
+  vyre.copy_h2d %stage to %y : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
+  return
+}

@@ -69,6 +69,9 @@ private:
   PlannedDependency recordAfter(BlockState &state, const Stamp &op,
                                 Location loc);
   std::optional<AsyncCopy> asyncCopyAt(const Stamp &stamp) const;
+  /// Whether the op at `stamp` may put work on a stream (an op of unknown
+  /// effect may).
+  bool mayHaveDeviceWork(const Stamp &stamp) const;
   bool slotMayBeBusyAtStart(Block &block, Value target,
                             ArrayRef<unsigned> copySlots);
   bool hostBufferMayBeBusyAtStart(Block &block, Value hostRoot);
@@ -145,6 +148,14 @@ std::optional<AsyncCopy> PlacementPlanner::asyncCopyAt(const Stamp &stamp) const
   return AsyncCopy{{PlannedDependency::Kind::Token, 0,
                     input.getCompletionToken(), nullptr},
                    *input.getStreamIndex()};
+}
+
+bool PlacementPlanner::mayHaveDeviceWork(const Stamp &stamp) const {
+  if (!stamp || stamp.copy)
+    return static_cast<bool>(stamp);
+  OpFootprint footprint = computeOpFootprint(stamp.op, slots);
+  return footprint.unknown || footprint.numKernels != 0 ||
+         !footprint.device.slots.isEmpty() || footprint.device.mayWriteHost();
 }
 
 bool PlacementPlanner::slotMayBeBusyAtStart(Block &block, Value target,
@@ -300,14 +311,17 @@ PlacementPlanner::findDependencies(CopyH2DOp copy, const CopyNeeds &needs,
       state.last.lastWriterOf(needs.hostRoot, state.last.deviceHostWrite,
                               state.last.anyDeviceHostWrite,
                               context.hostAliasing);
+  // A host op is done when the copy is enqueued (program order), and the
+  // host waited for the main-stream work it conflicts with before it ran:
+  // only device work needs a record.
   if (needs.prior)
     dependencies.push_back(needs.prior->token);
-  else
+  else if (mayHaveDeviceWork(needs.lastSlotAccess))
     mainStreamWork.keepLatest(needs.lastSlotAccess);
   std::optional<AsyncCopy> sourceCopy = asyncCopyAt(needs.lastSourceWrite);
   if (sourceCopy)
     dependencies.push_back(sourceCopy->token);
-  else
+  else if (mayHaveDeviceWork(needs.lastSourceWrite))
     mainStreamWork.keepLatest(needs.lastSourceWrite);
   for (const Stamp &aliasing : needs.aliasingCopies)
     if (std::optional<AsyncCopy> other = asyncCopyAt(aliasing))
