@@ -16,6 +16,8 @@ void SideAccess::merge(const SideAccess &other) {
   slots.merge(other.slots);
   hostWrites.insert(other.hostWrites.begin(), other.hostWrites.end());
   anyHostWrite |= other.anyHostWrite;
+  hostReads.insert(other.hostReads.begin(), other.hostReads.end());
+  anyHostRead |= other.anyHostRead;
 }
 
 void OpFootprint::merge(const OpFootprint &other) {
@@ -33,6 +35,8 @@ static void addBufferAccess(SideAccess &side, Value buffer, bool isWrite,
   Value root = SlotAccessAnalysis::resolveRoot(buffer);
   if (isWrite)
     side.hostWrites.insert(root);
+  else
+    side.hostReads.insert(root);
   if (!slots.getSlotNumber(root))
     return;
   for (unsigned slot : slots.getSlotsOf(root)) {
@@ -57,6 +61,8 @@ static void addDeviceAccess(SideAccess &device, const BufferAccess &access,
       device.slots.merge(AccessSummary::unknown());
     else if (isWrite)
       device.hostWrites.insert(root);
+    else
+      device.hostReads.insert(root);
     return;
   }
   for (unsigned slot : slots.getSlotsOf(root)) {
@@ -122,10 +128,14 @@ static OpFootprint computeHostOpFootprint(Operation *op,
       continue;
     if (!value) {
       // Stack allocation scopes are private to the op; any other write to an
-      // unnamed location may be a write to anything.
-      if (!isRead && !isa<SideEffects::AutomaticAllocationScopeResource>(
-                         effect.getResource()))
+      // unnamed location may be a write to anything, and a read of one may
+      // read any host buffer.
+      bool scope = isa<SideEffects::AutomaticAllocationScopeResource>(
+          effect.getResource());
+      if (!isRead && !scope)
         footprint.unknown = true;
+      else if (isRead && !scope)
+        footprint.host.anyHostRead = true;
       continue;
     }
     // An access through a pointer or another non-memref value (an address

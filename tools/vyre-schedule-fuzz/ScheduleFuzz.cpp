@@ -164,10 +164,11 @@ Outcome checkSerial(MLIRContext &context, ModuleOp input, bool toLLVM) {
 /// The overlapped build: the passes of --vyre-to-gpu-pipeline, with the
 /// schedule's referee after --overlap-copies and the gpu dialect's at the end.
 Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
-                        unsigned sideStreams, bool toLLVM) {
+                        unsigned sideStreams, bool asyncD2H, bool toLLVM) {
   PassManager pm(&context);
   vyre::OverlapCopiesPassOptions overlap;
   overlap.sideStreams = sideStreams;
+  overlap.asyncD2H = asyncD2H;
   pm.addPass(vyre::createKernelAccessPass());
   pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass(overlap));
   pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedulePass());
@@ -184,7 +185,7 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
 /// imported whole by --convert-gpu-host-to-vyre, then the overlapped build's
 /// passes with both referees (--vyre-gpu-async-pipeline=verify=true).
 Outcome checkImported(MLIRContext &context, ModuleOp input,
-                      unsigned sideStreams, bool toLLVM) {
+                      unsigned sideStreams, bool asyncD2H, bool toLLVM) {
   OwningOpRef<ModuleOp> module = input.clone();
   ErrorLog log(context);
   PassManager import(&context);
@@ -202,6 +203,7 @@ Outcome checkImported(MLIRContext &context, ModuleOp input,
   PassManager pm(&context);
   vyre::VyreToGPUPipelineOptions options;
   options.sideStreams = sideStreams;
+  options.asyncD2H = asyncD2H;
   options.verify = true;
   options.maxTraces = kMaxTraces;
   vyre::buildVyreToGPUPipeline(pm, options);
@@ -270,16 +272,17 @@ bool merge(Outcome &outcome, const Outcome &build) {
 /// then the imported build of its upstream gpu form.
 Outcome checkProgram(MLIRContext &context, const std::string &program,
                      const std::string &gpuProgram, unsigned sideStreams,
-                     bool toLLVM) {
+                     bool asyncD2H, bool toLLVM) {
   Outcome outcome;
   OwningOpRef<ModuleOp> module = parseProgram(context, program, outcome);
-  if (!module ||
-      !merge(outcome, checkSerial(context, *module, toLLVM)) ||
-      !merge(outcome, checkOverlapped(context, *module, sideStreams, toLLVM)))
+  if (!module || !merge(outcome, checkSerial(context, *module, toLLVM)) ||
+      !merge(outcome, checkOverlapped(context, *module, sideStreams, asyncD2H,
+                                      toLLVM)))
     return outcome;
   OwningOpRef<ModuleOp> gpuModule = parseProgram(context, gpuProgram, outcome);
   if (gpuModule)
-    merge(outcome, checkImported(context, *gpuModule, sideStreams, toLLVM));
+    merge(outcome, checkImported(context, *gpuModule, sideStreams, asyncD2H,
+                                 toLLVM));
   return outcome;
 }
 
@@ -297,7 +300,8 @@ struct Totals {
 /// Prints the seed that fails, a command that reproduces it, why, and the
 /// program.
 void reportFailure(uint64_t programSeed, unsigned sideStreams,
-                   const std::string &failure, const std::string &program,
+                   bool asyncD2H, const std::string &failure,
+                   const std::string &program,
                    const std::string &gpuProgram) {
   bool imported = failure.find("imported build") != std::string::npos ||
                   failure.find("convert-gpu-host-to-vyre") != std::string::npos;
@@ -306,7 +310,9 @@ void reportFailure(uint64_t programSeed, unsigned sideStreams,
                << (imported ? "--print-gpu " : "--print ") << programSeed
                << " | vyre-opt "
                << (imported ? "--vyre-gpu-async-pipeline" : "--vyre-to-gpu-pipeline")
-               << "=\"side-streams=" << sideStreams << " verify=true\")\n"
+               << "=\"side-streams=" << sideStreams
+               << " async-d2h=" << (asyncD2H ? "true" : "false")
+               << " verify=true\")\n"
                << failure << "\n"
                << (imported ? gpuProgram : program);
 }
@@ -354,18 +360,21 @@ int main(int argc, char **argv) {
   Totals totals;
   for (uint64_t i = 0; i < options.count; ++i) {
     uint64_t programSeed = options.seed + i;
+    // Every combination of one or two side streams, and D2H copies on the
+    // main stream or on their own.
     unsigned sideStreams = 1 + programSeed % 2;
+    bool asyncD2H = programSeed / 2 % 2;
     bool toLLVM =
         options.llvmEvery != 0 && programSeed % options.llvmEvery == 0;
     std::string program = ProgramGenerator(programSeed).generate();
     std::string gpuProgram = ProgramGenerator(programSeed).generate(
         ProgramGenerator::Form::UpstreamGPU);
-    Outcome outcome =
-        checkProgram(context, program, gpuProgram, sideStreams, toLLVM);
+    Outcome outcome = checkProgram(context, program, gpuProgram, sideStreams,
+                                   asyncD2H, toLLVM);
     totals.add(outcome);
     if (!outcome.failure.empty()) {
-      reportFailure(programSeed, sideStreams, outcome.failure, program,
-                    gpuProgram);
+      reportFailure(programSeed, sideStreams, asyncD2H, outcome.failure,
+                    program, gpuProgram);
       llvm::outs() << "schedule-fuzz: " << i << " passed, 1 failed\n";
       return 1;
     }

@@ -27,8 +27,12 @@ struct SideAccess {
   llvm::SetVector<Value> hostWrites;
   /// Whether any host buffer may be written or freed.
   bool anyHostWrite = false;
+  /// Roots of the host buffers read, and whether any host buffer may be.
+  llvm::SetVector<Value> hostReads;
+  bool anyHostRead = false;
 
   bool mayWriteHost() const { return anyHostWrite || !hostWrites.empty(); }
+  bool mayReadHost() const { return anyHostRead || !hostReads.empty(); }
   void merge(const SideAccess &other);
 };
 
@@ -46,7 +50,8 @@ struct OpFootprint {
 
   bool isEmpty() const {
     return !unknown && device.slots.isEmpty() && !device.mayWriteHost() &&
-           host.slots.isEmpty() && !host.mayWriteHost();
+           !device.mayReadHost() && host.slots.isEmpty() &&
+           !host.mayWriteHost() && !host.mayReadHost();
   }
   void merge(const OpFootprint &other);
 };

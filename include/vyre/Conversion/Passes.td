@@ -17,7 +17,7 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
     | `vyre.alloc` / `vyre.dealloc` | `gpu.alloc async` / `gpu.dealloc async` on the main stream |
     | `vyre.dispatch` | `gpu.launch_func async` on the main stream |
     | `vyre.copy_h2d`, `vyre.copy_d2h` | `gpu.memcpy async` on the main stream, then the host waits for it |
-    | `vyre.copy_h2d_async` | `gpu.memcpy async` on its side stream, after a join of its dependencies |
+    | `vyre.copy_h2d_async`, `vyre.copy_d2h_async` | `gpu.memcpy async` on its side stream, after a join of its dependencies |
     | `vyre.record` | the main stream's current token |
     | `vyre.wait` | a join (`gpu.wait async [...]`) that the main stream continues on |
     | `vyre.sync` | the host waits for, and destroys, the streams of its tokens (`gpu.wait [...]`) |

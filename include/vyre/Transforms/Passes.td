@@ -69,6 +69,10 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     Option<"sideStreams", "side-streams", "unsigned", /*default=*/"1",
            "Number of side streams to spread independent copies over (one "
            "per copy engine)">,
+    Option<"asyncD2H", "async-d2h", "bool", /*default=*/"false",
+           "Also make device-to-host copies asynchronous, on a stream of "
+           "their own (side stream side-streams + 1): the host waits only "
+           "before it touches the destination">,
   ];
 }
 

@@ -51,7 +51,12 @@ LogicalResult VyreToGPULowering::lowerOp(Operation *op, StreamState &state) {
         return lowerBlockingCopy(copy, copy.getTarget(), copy.getSource(),
                                  state);
       })
-      .Case([&](CopyH2DAsyncOp copy) { return lowerAsyncCopy(copy, state); })
+      .Case([&](CopyH2DAsyncOp copy) {
+        return lowerAsyncCopy(copy, copy.getTarget(), copy.getSource(), state);
+      })
+      .Case([&](CopyD2HAsyncOp copy) {
+        return lowerAsyncCopy(copy, copy.getTarget(), copy.getSource(), state);
+      })
       .Case([&](RecordOp record) {
         tokens[record.getToken()] = state.main;
         toErase.push_back(record);
@@ -118,18 +123,19 @@ LogicalResult VyreToGPULowering::lowerDispatch(DispatchOp dispatch,
   return success();
 }
 
-LogicalResult VyreToGPULowering::lowerAsyncCopy(CopyH2DAsyncOp copy,
+LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
+                                                Value target, Value source,
                                                 StreamState &state) {
-  if (failed(checkContiguous(copy, copy.getTarget(), copy.getSource())))
+  if (failed(checkContiguous(copy, target, source)))
     return failure();
   FailureOr<SmallVector<Value>> waits =
-      lookupTokens(copy, copy.getDependencies());
+      lookupTokens(copy, copy.getAwaitedTokens());
   if (failed(waits))
     return failure();
-  Value &side = state.side[copy.getStream()];
+  Value &side = state.side[*copy.getStreamIndex()];
   SmallVector<Value> after(*waits);
   after.push_back(side);
-  for (Value buffer : {copy.getTarget(), copy.getSource()})
+  for (Value buffer : {target, source})
     for (Value alloc : streams.allocsToOrder(after, buffer))
       if (!llvm::is_contained(*waits, alloc))
         waits->push_back(alloc);
@@ -140,9 +146,9 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(CopyH2DAsyncOp copy,
   Location loc = copy.getLoc();
   Value dependency = streams.continueOn(side, *waits, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
-                                      copy.getTarget(), copy.getSource());
+                                      target, source);
   side = streams.append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
-  tokens[copy.getToken()] = memcpy.getAsyncToken();
+  tokens[copy.getCompletionToken()] = memcpy.getAsyncToken();
   toErase.push_back(copy);
   return success();
 }

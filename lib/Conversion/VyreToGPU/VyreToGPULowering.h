@@ -49,7 +49,9 @@ private:
   void lowerAlloc(AllocOp alloc, StreamState &state);
   void lowerDealloc(DeallocOp dealloc, StreamState &state);
   LogicalResult lowerDispatch(DispatchOp dispatch, StreamState &state);
-  LogicalResult lowerAsyncCopy(CopyH2DAsyncOp copy, StreamState &state);
+  /// An async copy, either direction, on its side stream.
+  LogicalResult lowerAsyncCopy(StreamOpInterface copy, Value target,
+                               Value source, StreamState &state);
   LogicalResult lowerBlockingCopy(Operation *copy, Value target, Value source,
                                   StreamState &state);
   LogicalResult lowerWait(WaitOp wait, StreamState &state);

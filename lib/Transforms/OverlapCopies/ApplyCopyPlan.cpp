@@ -31,7 +31,7 @@ public:
         if (!llvm::is_contained(foreign.getDependencies(), token))
           foreign.getDependenciesMutable().append(token);
     for (PlannedCopy &copy : plan.copies)
-      copy.original.erase();
+      copy.original->erase();
   }
 
 private:
@@ -56,13 +56,13 @@ private:
 
   SmallVector<Value> tokensOf(ArrayRef<unsigned> planned) {
     return llvm::map_to_vector(
-        planned, [&](unsigned copy) -> Value { return copies[copy].getToken(); });
+        planned, [&](unsigned copy) -> Value { return copies[copy]; });
   }
 
   Value resolve(const PlannedDependency &dependency, Block *block) {
     switch (dependency.kind) {
     case PlannedDependency::Kind::Copy:
-      return copies[dependency.copy].getToken();
+      return copies[dependency.copy];
     case PlannedDependency::Kind::Token:
       return dependency.token;
     case PlannedDependency::Kind::Record:
@@ -77,12 +77,18 @@ private:
         planned.dependencies, [&](const PlannedDependency &dependency) {
           return resolve(dependency, insertion.block);
         });
-    CopyH2DOp original = planned.original;
-    auto copy = CopyH2DAsyncOp::create(
-        builder, insertion.loc, original.getSource(), original.getTarget(),
-        planned.stream, dependencies);
+    Operation *original = planned.original;
+    Value source = original->getOperand(0), target = original->getOperand(1);
+    Operation *copy =
+        planned.toHost
+            ? CopyD2HAsyncOp::create(builder, insertion.loc, source, target,
+                                     planned.stream, dependencies)
+                  .getOperation()
+            : CopyH2DAsyncOp::create(builder, insertion.loc, source, target,
+                                     planned.stream, dependencies)
+                  .getOperation();
     copy->setDiscardableAttrs(original->getDiscardableAttrDictionary());
-    copies[insertion.copy] = copy;
+    copies[insertion.copy] = copy->getResult(0);
     return copy;
   }
 
@@ -129,7 +135,8 @@ private:
   OpBuilder builder;
   /// The async copy built for each planned copy, and the op built for each
   /// insertion.
-  SmallVector<CopyH2DAsyncOp> copies;
+  /// The token of each planned copy, once built.
+  SmallVector<Value> copies;
   SmallVector<Operation *> built;
   DenseMap<std::pair<Block *, Operation *>, Operation *> lastAfter;
   DenseMap<std::pair<Block *, Operation *>, Value> recordAfter;

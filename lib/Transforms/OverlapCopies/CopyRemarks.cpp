@@ -58,6 +58,8 @@ std::string describeLimit(const PlannedCopy &copy) {
 void emitCopyRemarks(const CopyPlan &plan, const PlannedCopy &copy) {
   Location loc = copy.original->getLoc();
   std::string slot = std::to_string(copy.slot);
+  // How the copy is named: by the slot it writes, or the one it reads.
+  std::string what = (copy.toHost ? "copy from slot " : "copy into slot ") + slot;
   auto wait = [&] {
     return copy.firstWaiter.describe("the end of its block") + " (" +
            copy.waitReason.str() + ")";
@@ -65,13 +67,13 @@ void emitCopyRemarks(const CopyPlan &plan, const PlannedCopy &copy) {
   if (copy.kernelsOverlapped > 0) {
     if (auto remark =
             remark::passed(loc, remarkOptions(plan.function, "CopyOverlapped")))
-      remark << "copy into slot " + slot + " may overlap " +
+      remark << what + " may overlap " +
                     std::to_string(copy.kernelsOverlapped) +
                     " kernel(s); first wait at " + wait() +
                     describeLimit(copy);
   } else if (auto remark = remark::missed(
                  loc, remarkOptions(plan.function, "CopyNotOverlapped"))) {
-    remark << "copy into slot " + slot + " overlaps no kernel: " + wait() +
+    remark << what + " overlaps no kernel: " + wait() +
                   " waits for it right away" + describeLimit(copy);
   }
   if (auto remark = remark::analysis(
@@ -85,7 +87,7 @@ void emitCopyRemarks(const CopyPlan &plan, const PlannedCopy &copy) {
     return;
   if (auto remark = remark::analysis(
           loc, remarkOptions(plan.function, "PageableHostBuffer")))
-    remark << "host buffer of the copy into slot " + slot +
+    remark << "host buffer of the " + what +
                   " is not known to be pinned (gpu.host_register, or a "
                   "'vyre.pinned' argument): a copy from pageable memory is "
                   "staged synchronously and defeats overlap";
@@ -94,10 +96,12 @@ void emitCopyRemarks(const CopyPlan &plan, const PlannedCopy &copy) {
 } // namespace
 
 void overlap::emitPlanRemarks(const CopyPlan &plan) {
-  for (CopyH2DOp copy : plan.keptInPlace)
-    remark::missed(copy.getLoc(),
+  for (Operation *copy : plan.keptInPlace)
+    remark::missed(copy->getLoc(),
                    remarkOptions(plan.function, "CopyKeptInPlace"))
-        << "copy stays in place: its destination is not a known slot";
+        << (isa<CopyD2HOp>(copy)
+                ? "copy stays in place: its source is not a known slot"
+                : "copy stays in place: its destination is not a known slot");
   for (const PlannedCopy &copy : plan.copies)
     emitCopyRemarks(plan, copy);
 }

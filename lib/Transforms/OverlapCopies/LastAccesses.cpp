@@ -59,3 +59,16 @@ Stamp LastAccesses::lastWriterOf(Value hostRoot,
   return latest;
 }
 
+
+void LastAccesses::noteCopyReadingSlots(ArrayRef<unsigned> slots,
+                                        int64_t stream, const Stamp &copy) {
+  for (unsigned slot : slots) {
+    SmallVector<std::pair<int64_t, Stamp>, 2> &readers = copyReadingSlot[slot];
+    auto it = llvm::find_if(
+        readers, [&](const auto &entry) { return entry.first == stream; });
+    if (it != readers.end())
+      it->second = copy;
+    else
+      readers.push_back({stream, copy});
+  }
+}

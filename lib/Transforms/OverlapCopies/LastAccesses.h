@@ -38,6 +38,10 @@ struct Stamp {
 struct LastAccesses {
   /// Records what `op` touches as the latest access.
   void note(const Stamp &op, const OpFootprint &footprint);
+  /// Records `copy`, on side stream `stream`, as the last copy there that
+  /// reads each of `slots`.
+  void noteCopyReadingSlots(ArrayRef<unsigned> slots, int64_t stream,
+                            const Stamp &copy);
   /// The latest op, in `writers` or `anyWriter`, that may write `hostRoot`.
   Stamp lastWriterOf(Value hostRoot, const DenseMap<Value, Stamp> &writers,
                      Stamp anyWriter, HostBufferAliasing &aliasing) const;
@@ -57,6 +61,10 @@ struct LastAccesses {
   /// be both a copy's source and another copy's destination.
   DenseMap<std::pair<Value, int64_t>, Stamp> copyReadingRoot;
   DenseMap<std::pair<Value, int64_t>, Stamp> copyWritingArgument;
+  /// Per side stream, the last async copy reading each host root, whatever
+  /// its origin: a copy into the host must wait for those reading its
+  /// destination.
+  DenseMap<std::pair<Value, int64_t>, Stamp> copyReadingHost;
   /// Per side stream, the last async copy whose source is each slot (a
   /// device buffer copied as if it were host memory).
   DenseMap<unsigned, SmallVector<std::pair<int64_t, Stamp>, 2>>

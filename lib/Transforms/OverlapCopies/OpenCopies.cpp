@@ -13,8 +13,10 @@ void OpenCopies::track(PlannedCopy *copy) {
     bySlot[slot].push_back(copy);
   for (unsigned slot : copy->sourceSlots)
     bySourceSlot[slot].push_back(copy);
-  if (HostBufferAliasing::getOrigin(copy->hostRoot) ==
-      HostBufferOrigin::Allocation)
+  if (copy->toHost)
+    hostWriters.push_back(copy);
+  else if (HostBufferAliasing::getOrigin(copy->hostRoot) ==
+           HostBufferOrigin::Allocation)
     byHostRoot[copy->hostRoot].push_back(copy);
   else
     openHostRoots.push_back(copy);
@@ -102,3 +104,23 @@ void OpenCopies::collectHostConflicts(const SideAccess &side, bool onHost,
   }
 }
 
+
+void OpenCopies::collectHostWriterConflicts(const SideAccess &side,
+                                            bool onHost, bool everything,
+                                            Orders &orders) {
+  llvm::erase_if(hostWriters,
+                 [](PlannedCopy *copy) { return copy->hostCovered; });
+  bool any = everything || side.anyHostWrite || side.anyHostRead;
+  for (PlannedCopy *copy : hostWriters) {
+    if (!onHost && copy->deviceCovered)
+      continue;
+    auto touches = [&](Value root) {
+      return hostAliasing.mayAlias(root, copy->hostRoot);
+    };
+    if (any || llvm::any_of(side.hostWrites, touches) ||
+        llvm::any_of(side.hostReads, touches))
+      orders.add(copy, onHost,
+                 OrderReason::of(everything ? HazardKind::UnknownAccess
+                                            : HazardKind::HostBuffer));
+  }
+}

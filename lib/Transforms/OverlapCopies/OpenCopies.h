@@ -50,6 +50,10 @@ public:
   /// synchronize with all.
   void collectHostConflicts(const SideAccess &side, bool onHost,
                             bool everything, Orders &orders);
+  /// Adds to `orders` the copies into the host still writing a host buffer
+  /// that `side` reads or writes (anything, if `everything`).
+  void collectHostWriterConflicts(const SideAccess &side, bool onHost,
+                                  bool everything, Orders &orders);
 
   /// Copies the main stream has not waited for, by slot written, and by slot
   /// read (a source that is a slot).
@@ -59,6 +63,8 @@ public:
   /// reading roots that are not allocations.
   DenseMap<Value, SmallVector<PlannedCopy *>> byHostRoot;
   SmallVector<PlannedCopy *> openHostRoots;
+  /// Copies into the host the host has not synchronized with.
+  SmallVector<PlannedCopy *> hostWriters;
   /// Every copy of the block, in order.
   SmallVector<PlannedCopy *> all;
   /// Slots that main-stream work since the host last waited for the main

@@ -36,7 +36,12 @@ struct OverlapCopiesPass
       return signalPassFailure();
     }
     bool hasCopies = function
-                         .walk([](CopyH2DOp) { return WalkResult::interrupt(); })
+                         .walk([&](Operation *op) {
+                           return isa<CopyH2DOp>(op) ||
+                                          (asyncD2H && isa<CopyD2HOp>(op))
+                                      ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+                         })
                          .wasInterrupted();
     if (!hasCopies) {
       warnIfNotImported(function, getArgument());
@@ -46,7 +51,8 @@ struct OverlapCopiesPass
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
     overlap::emitKernelSummaryRemarks(function, slots);
     overlap::CopyPlan plan =
-        overlap::planCopyOverlap(function, slots, {hoist, sideStreams});
+        overlap::planCopyOverlap(function, slots,
+                                 {hoist, sideStreams, asyncD2H});
     overlap::emitPlanRemarks(plan);
     overlap::applyCopyPlan(plan);
   }

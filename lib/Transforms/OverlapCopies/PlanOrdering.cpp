@@ -101,6 +101,18 @@ void OrderingPlanner::startCopiesAfter(Block &block, Operation *anchor,
 
 void OrderingPlanner::startTracking(PlannedCopy *copy, OpenCopies &open) {
   copy->kernelsBefore = open.kernels;
+  // A copy into the host runs on its own stream, which a main-stream wait
+  // does not order: it depends on the open copies it conflicts with.
+  if (copy->toHost) {
+    Orders orders;
+    open.collectSlotConflicts(copy->summarize(), /*onHost=*/false, orders);
+    for (unsigned prior : minimalCopies(orders.wait.getArrayRef())) {
+      PlannedDependency dependency{PlannedDependency::Kind::Copy, prior,
+                                   Value(), nullptr};
+      if (!llvm::is_contained(copy->dependencies, dependency))
+        copy->dependencies.push_back(dependency);
+    }
+  }
   for (const PlannedDependency &dependency : copy->dependencies) {
     if (dependency.kind != PlannedDependency::Kind::Copy)
       continue;
@@ -114,9 +126,12 @@ void OrderingPlanner::startTracking(PlannedCopy *copy, OpenCopies &open) {
                   OrderReason::of(
                       verdict.reason.value_or(HazardKind::WriteWrite)),
                   open.kernels);
-    prior->subsumed = llvm::all_of(prior->slots, [&](unsigned slot) {
-      return llvm::is_contained(copy->slots, slot);
-    });
+    // A later copy into the same slots implies this one for later readers
+    // of them; a copy into the host does not write them.
+    if (!copy->toHost && !prior->toHost)
+      prior->subsumed = llvm::all_of(prior->slots, [&](unsigned slot) {
+        return llvm::is_contained(copy->slots, slot);
+      });
   }
   open.track(copy);
 }
@@ -165,6 +180,10 @@ void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
   open.collectSlotConflicts(footprint.host.slots, /*onHost=*/true, orders);
   open.collectHostConflicts(footprint.host, /*onHost=*/true,
                             footprint.unknown, orders);
+  open.collectHostWriterConflicts(footprint.device, /*onHost=*/false,
+                                  /*everything=*/false, orders);
+  open.collectHostWriterConflicts(footprint.host, /*onHost=*/true,
+                                  footprint.unknown, orders);
   if (footprint.unknown)
     for (PlannedCopy *copy : open.notDoneForHost())
       orders.add(copy, /*onHost=*/true,
@@ -307,7 +326,8 @@ void OrderingPlanner::joinAtEnd(Block &block, Operation *terminator,
     // The main stream waited for the copy. A return waits for the main
     // stream; elsewhere the host must order itself after the copy if the
     // function may write its host buffer later.
-    if (!returnsFromFunction && context.mayBeWrittenInFunction(copy->hostRoot)) {
+    if (!returnsFromFunction &&
+        (copy->toHost || context.mayBeWrittenInFunction(copy->hostRoot))) {
       pending.push_back(copy);
       needsHostOrder = true;
     }

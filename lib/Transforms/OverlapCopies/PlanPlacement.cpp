@@ -9,8 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LastAccesses.h"
-#include "PlanContext.h"
+#include "PlacementPlanner.h"
 
 #include "vyre/Analysis/OpFootprint.h"
 
@@ -20,85 +19,6 @@ using namespace mlir;
 using namespace mlir::vyre;
 using namespace mlir::vyre::overlap;
 
-namespace {
-
-/// An async copy that a planned copy may depend on directly.
-struct AsyncCopy {
-  PlannedDependency token;
-  int64_t stream;
-};
-
-/// What a copy needs, worked out before it is placed.
-struct CopyNeeds {
-  SmallVector<unsigned> slots;
-  Value hostRoot;
-  SmallVector<unsigned> sourceSlots;
-  /// Argument slots the copy writes.
-  SmallVector<Value> targetArguments;
-  Stamp lastSlotAccess;
-  Stamp lastSourceWrite;
-  /// The latest earlier copy, per side stream, whose source may be this
-  /// copy's destination or whose destination may be its source, in order.
-  SmallVector<Stamp> aliasingCopies;
-  std::optional<AsyncCopy> prior;
-  int64_t stream = 1;
-};
-
-/// Plans the placement of the copies of one function.
-class PlacementPlanner {
-public:
-  PlacementPlanner(PlanContext &context, const PlanOptions &options)
-      : context(context), plan(context.plan), slots(context.slots),
-        options(options) {}
-
-  void planBlock(Block &block);
-
-private:
-  /// The block being planned.
-  struct BlockState {
-    Block *block = nullptr;
-    LastAccesses last;
-    /// How many ops are planned after each op (null: the block's start),
-    /// and whether a vyre.record is among them.
-    DenseMap<Operation *, unsigned> insertedAfter;
-    DenseMap<Operation *, bool> recordAfter;
-    DenseMap<int64_t, Stamp> lastCopyOnStream;
-  };
-
-  PlanPoint insertAfter(BlockState &state, const Stamp &after);
-  PlannedDependency recordAfter(BlockState &state, const Stamp &op,
-                                Location loc);
-  std::optional<AsyncCopy> asyncCopyAt(const Stamp &stamp) const;
-  /// Whether the op at `stamp` may put work on a stream (an op of unknown
-  /// effect may).
-  bool mayHaveDeviceWork(const Stamp &stamp) const;
-  bool slotMayBeBusyAtStart(Block &block, Value target,
-                            ArrayRef<unsigned> copySlots);
-  bool hostBufferMayBeBusyAtStart(Block &block, Value hostRoot);
-  OrderReason reasonToStayBelow(const Stamp &stamp,
-                                ArrayRef<unsigned> copySlots);
-
-  bool planCopy(CopyH2DOp copy, const Stamp &previous, BlockState &state);
-  CopyNeeds findNeeds(CopyH2DOp copy, ArrayRef<unsigned> copySlots,
-                      BlockState &state);
-  std::pair<Stamp, OrderReason> findLimit(CopyH2DOp copy,
-                                          const CopyNeeds &needs,
-                                          const Stamp &previous,
-                                          BlockState &state);
-  SmallVector<PlannedDependency> findDependencies(CopyH2DOp copy,
-                                                  const CopyNeeds &needs,
-                                                  BlockState &state);
-  void notePlacedCopy(const CopyNeeds &needs, const Stamp &placed,
-                      BlockState &state);
-
-  PlanContext &context;
-  CopyPlan &plan;
-  const SlotAccessAnalysis &slots;
-  const PlanOptions &options;
-  unsigned nextStream = 0;
-};
-
-} // namespace
 
 void PlacementPlanner::planBlock(Block &block) {
   BlockState state;
@@ -111,6 +31,9 @@ void PlacementPlanner::planBlock(Block &block) {
         planBlock(nested);
     if (auto copy = dyn_cast<CopyH2DOp>(op))
       if (planCopy(copy, previous, state))
+        continue;
+    if (auto copy = dyn_cast<CopyD2HOp>(op); copy && options.asyncD2H)
+      if (planCopyToHost(copy, previous, state))
         continue;
     state.last.note(stamp, computeOpFootprint(&op, slots));
     previous = stamp;
@@ -139,7 +62,8 @@ std::optional<AsyncCopy> PlacementPlanner::asyncCopyAt(const Stamp &stamp) const
   if (stamp.copy)
     return AsyncCopy{{PlannedDependency::Kind::Copy, *stamp.copy, Value(),
                       nullptr},
-                     plan.copies[*stamp.copy].stream};
+                     plan.copies[*stamp.copy].stream,
+                     plan.copies[*stamp.copy].toHost};
   // Work the input already put on a side stream, with a token.
   auto input = dyn_cast_or_null<StreamOpInterface>(stamp.op);
   if (!input || input.getStreamIndex().value_or(0) <= 0 ||
@@ -147,7 +71,8 @@ std::optional<AsyncCopy> PlacementPlanner::asyncCopyAt(const Stamp &stamp) const
     return std::nullopt;
   return AsyncCopy{{PlannedDependency::Kind::Token, 0,
                     input.getCompletionToken(), nullptr},
-                   *input.getStreamIndex()};
+                   *input.getStreamIndex(),
+                   input.getDeviceWork() == DeviceWork::CopyToHost};
 }
 
 bool PlacementPlanner::mayHaveDeviceWork(const Stamp &stamp) const {
@@ -260,6 +185,11 @@ CopyNeeds PlacementPlanner::findNeeds(CopyH2DOp copy,
   // A copy that depends on an earlier copy into its slot runs on that copy's
   // stream; others take the side streams in turn.
   needs.prior = asyncCopyAt(needs.lastSlotAccess);
+  // A copy into the host on its own stream is waited for, not followed.
+  if (needs.prior && needs.prior->toHost) {
+    needs.aliasingCopies.push_back(needs.lastSlotAccess);
+    needs.prior.reset();
+  }
   needs.stream = needs.prior ? needs.prior->stream
                              : 1 + int64_t(nextStream++ % options.sideStreams);
   return needs;
@@ -311,6 +241,12 @@ PlacementPlanner::findDependencies(CopyH2DOp copy, const CopyNeeds &needs,
       state.last.lastWriterOf(needs.hostRoot, state.last.deviceHostWrite,
                               state.last.anyDeviceHostWrite,
                               context.hostAliasing);
+  // A copy into the host on its own stream, writing the host buffer: its
+  // token, which no main-stream record covers.
+  if (std::optional<AsyncCopy> writer = asyncCopyAt(mainStreamWork)) {
+    dependencies.push_back(writer->token);
+    mainStreamWork = Stamp();
+  }
   // A host op is done when the copy is enqueued (program order), and the
   // host waited for the main-stream work it conflicts with before it ran:
   // only device work needs a record.
@@ -335,11 +271,7 @@ PlacementPlanner::findDependencies(CopyH2DOp copy, const CopyNeeds &needs,
   else if (busyAtStart)
     dependencies.push_back(recordAfter(state, Stamp(), copy.getLoc()));
   // Several reasons may name the same token: each once.
-  SmallVector<PlannedDependency> unique;
-  for (const PlannedDependency &dependency : dependencies)
-    if (!llvm::is_contained(unique, dependency))
-      unique.push_back(dependency);
-  return unique;
+  return unique(dependencies);
 }
 
 void PlacementPlanner::notePlacedCopy(const CopyNeeds &needs,
@@ -350,21 +282,12 @@ void PlacementPlanner::notePlacedCopy(const CopyNeeds &needs,
     last.slotWrite[slot] = placed;
   }
   // A later copy into the source slot must follow this one.
-  for (unsigned slot : needs.sourceSlots) {
-    SmallVector<std::pair<int64_t, Stamp>, 2> &readers =
-        last.copyReadingSlot[slot];
-    auto it = llvm::find_if(readers, [&](const auto &entry) {
-      return entry.first == needs.stream;
-    });
-    if (it != readers.end())
-      it->second = placed;
-    else
-      readers.push_back({needs.stream, placed});
-  }
+  last.noteCopyReadingSlots(needs.sourceSlots, needs.stream, placed);
   state.lastCopyOnStream[needs.stream] = placed;
   if (HostBufferAliasing::getOrigin(needs.hostRoot) !=
       HostBufferOrigin::Allocation)
     last.copyReadingRoot[{needs.hostRoot, needs.stream}] = placed;
+  last.copyReadingHost[{needs.hostRoot, needs.stream}] = placed;
   for (Value target : needs.targetArguments)
     last.copyWritingArgument[{target, needs.stream}] = placed;
 }
@@ -400,13 +323,26 @@ bool PlacementPlanner::planCopy(CopyH2DOp copy, const Stamp &previous,
     planned.hoistLimit = {limit.op, limit.copy};
     planned.hoistReason = reason;
   }
-  plan.insertions.push_back({PlannedInsertion::Kind::Copy, state.block,
-                             planned.at.anchor, nullptr, index, {},
-                             std::nullopt, copy.getLoc()});
-  context.copiesAfter[{state.block, planned.at.anchor}].push_back(index);
-  context.replaced.insert(copy);
+  addToPlan(planned, state);
   notePlacedCopy(needs, {planned.at, nullptr, index}, state);
   return true;
+}
+
+void PlacementPlanner::addToPlan(PlannedCopy &planned, BlockState &state) {
+  plan.insertions.push_back({PlannedInsertion::Kind::Copy, state.block,
+                             planned.at.anchor, nullptr, planned.id, {},
+                             std::nullopt, planned.original->getLoc()});
+  context.copiesAfter[{state.block, planned.at.anchor}].push_back(planned.id);
+  context.replaced.insert(planned.original);
+}
+
+SmallVector<PlannedDependency>
+PlacementPlanner::unique(ArrayRef<PlannedDependency> dependencies) {
+  SmallVector<PlannedDependency> result;
+  for (const PlannedDependency &dependency : dependencies)
+    if (!llvm::is_contained(result, dependency))
+      result.push_back(dependency);
+  return result;
 }
 
 void overlap::planPlacement(PlanContext &context, const PlanOptions &options) {

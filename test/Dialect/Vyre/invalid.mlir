@@ -77,6 +77,16 @@ func.func @copy_async_main_stream(%h: memref<4xf32>) {
 
 // -----
 
+// Tests that an async copy into the host runs on a side stream too.
+func.func @copy_d2h_async_main_stream(%h: memref<4xf32>) {
+  %d = vyre.alloc : memref<4xf32>
+  // expected-error @+1 {{'vyre.copy_d2h_async' op 'stream' is 0 but must be a side stream, 1 or more (stream 0 is the main stream)}}
+  %t = vyre.copy_d2h_async %d to %h on stream 0 : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
 // Tests that an async copy's shapes are checked like a copy's.
 func.func @copy_async_shape(%h: memref<8xf32>) {
   %d = vyre.alloc : memref<4xf32>

@@ -70,8 +70,10 @@ module attributes {gpu.container_module} {
     vyre.dispatch @more_kernels::@k blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
     // CHECK: vyre.wait %[[T0]], %[[T1]]
     vyre.wait %t0, %t1
-    // CHECK: vyre.sync %[[T1]]
-    vyre.sync %t1
+    // CHECK: %[[T2:.+]] = vyre.copy_d2h_async %{{.+}} to %{{.+}} on stream 3 after [%[[T1]]] : memref<64xi8> to memref<64xi8>
+    %t2 = vyre.copy_d2h_async %d to %h on stream 3 after [%t1] : memref<64xi8> to memref<64xi8>
+    // CHECK: vyre.sync %[[T1]], %[[T2]]
+    vyre.sync %t1, %t2
     return
   }
 }

@@ -95,19 +95,25 @@ struct PlannedDependency {
   }
 };
 
-/// One `vyre.copy_h2d` and the asynchronous copy planned for it.
+/// One synchronous copy (`vyre.copy_h2d`, or `vyre.copy_d2h` with
+/// `async-d2h`) and the asynchronous copy planned for it.
 struct PlannedCopy {
   /// The copy's index in `CopyPlan::copies`, which is planning order.
   unsigned id = 0;
-  CopyH2DOp original;
+  Operation *original = nullptr;
+  /// Whether it copies into host memory (a `vyre.copy_d2h`).
+  bool toHost = false;
   Block *block = nullptr;
   /// Where the async copy goes: after this point's anchor.
   PlanPoint at;
   int64_t stream = 1;
   SmallVector<PlannedDependency, 2> dependencies;
 
-  /// The slot of the destination's root, and every slot that may alias it
-  /// (sorted); the root of the host buffer read, and its slots if it is one.
+  /// Into the device: the slot of the destination's root, and every slot
+  /// that may alias it (sorted); the root of the host buffer read, and its
+  /// slots if it is one. Into the host: the slot read (`slot`, and
+  /// `sourceSlots`), the root of the host buffer written (`hostRoot`), and
+  /// its slots if it is one (`slots`).
   unsigned slot = 0;
   SmallVector<unsigned, 2> slots;
   Value hostRoot;
@@ -182,8 +188,8 @@ struct CopyPlan {
   /// tokens each must also wait for.
   SmallVector<std::pair<CopyH2DAsyncOp, SmallVector<unsigned>>>
       foreignDependencies;
-  /// Copies that stay as they are: their destination is not a known slot.
-  SmallVector<CopyH2DOp> keptInPlace;
+  /// Copies that stay as they are: their device end is not a known slot.
+  SmallVector<Operation *> keptInPlace;
 
   /// Prints the plan of copy `index`, one line: where it goes, its stream,
   /// its dependencies, and the first op that waits for it.
@@ -194,6 +200,8 @@ struct CopyPlan {
 struct PlanOptions {
   bool hoist = true;
   unsigned sideStreams = 1;
+  /// Whether D2H copies become asynchronous, on stream `sideStreams + 1`.
+  bool asyncD2H = false;
 };
 
 /// Plans the copies of `function`. The IR is not changed.

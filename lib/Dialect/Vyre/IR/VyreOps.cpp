@@ -98,17 +98,31 @@ LogicalResult CopyD2HOp::verify() {
   return verifyCopyTypes(*this, getSource(), getTarget());
 }
 
-LogicalResult CopyH2DAsyncOp::verify() {
-  int64_t stream = getStreamAttr().getInt();
+/// Checks an async copy: a side stream, each dependency once, matching
+/// types.
+static LogicalResult verifyAsyncCopy(Operation *op, IntegerAttr streamAttr,
+                                     ValueRange dependencies, Value source,
+                                     Value target) {
+  int64_t stream = streamAttr.getInt();
   if (stream < 1)
-    return emitOpError("'stream' is ")
+    return op->emitOpError("'stream' is ")
            << stream
            << " but must be a side stream, 1 or more (stream 0 is the main "
               "stream)";
-  if (!getDependencies().empty() &&
-      failed(verifyTokenList(*this, getDependencies(), "dependencies")))
+  if (!dependencies.empty() &&
+      failed(verifyTokenList(op, dependencies, "dependencies")))
     return failure();
-  return verifyCopyTypes(*this, getSource(), getTarget());
+  return verifyCopyTypes(op, source, target);
+}
+
+LogicalResult CopyH2DAsyncOp::verify() {
+  return verifyAsyncCopy(*this, getStreamAttr(), getDependencies(),
+                         getSource(), getTarget());
+}
+
+LogicalResult CopyD2HAsyncOp::verify() {
+  return verifyAsyncCopy(*this, getStreamAttr(), getDependencies(),
+                         getSource(), getTarget());
 }
 
 //===----------------------------------------------------------------------===//
@@ -304,6 +318,18 @@ Value CopyH2DAsyncOp::getCompletionToken() { return getToken(); }
 void CopyH2DAsyncOp::getBufferAccesses(
     SmallVectorImpl<BufferAccess> &accesses) {
   addCopyAccesses(accesses, getSource(), getTarget(), BufferSpace::Host);
+}
+
+std::optional<int64_t> CopyD2HAsyncOp::getStreamIndex() {
+  return static_cast<int64_t>(getStream());
+}
+DeviceWork CopyD2HAsyncOp::getDeviceWork() { return DeviceWork::CopyToHost; }
+ValueRange CopyD2HAsyncOp::getAwaitedTokens() { return getDependencies(); }
+Value CopyD2HAsyncOp::getCompletionToken() { return getToken(); }
+
+void CopyD2HAsyncOp::getBufferAccesses(
+    SmallVectorImpl<BufferAccess> &accesses) {
+  addCopyAccesses(accesses, getSource(), getTarget(), BufferSpace::Device);
 }
 
 std::optional<int64_t> DispatchOp::getStreamIndex() { return 0; }

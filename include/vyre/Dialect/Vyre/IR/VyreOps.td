@@ -217,6 +217,52 @@ def Vyre_CopyH2DAsyncOp : Vyre_Op<"copy_h2d_async", [Vyre_OnStream,
   let hasVerifier = 1;
 }
 
+def Vyre_CopyD2HAsyncOp : Vyre_Op<"copy_d2h_async", [Vyre_OnStream,
+    DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["getDeviceWork",
+        "getAwaitedTokens", "getCompletionToken"]>]> {
+  let summary = "Copies a device buffer into a host buffer on a side stream";
+  let description = [{
+    Enqueues the copy of `source` (device) into `target` (host) on side
+    stream `stream` (1..N), after every token in the optional dependency list
+    has completed. The result token completes when the copy has. The host
+    does not wait: it must not read or write `target` until it has
+    synchronized on the token (`vyre.sync`), and device work must not write
+    `source` before it has waited for the token (`vyre.wait`).
+
+    `--overlap-copies="async-d2h=true"` turns `vyre.copy_d2h` into this op,
+    on a stream of its own so that the device-to-host copy engine works
+    beside the host-to-device one.
+
+    ```mlir
+    %t0 = vyre.record
+    %t1 = vyre.copy_d2h_async %dev to %host on stream 2 after [%t0]
+        : memref<1024xf32> to memref<1024xf32>
+    vyre.sync %t1
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "the device buffer to read", [MemRead]>:$source,
+    Arg<AnyMemRef, "the host buffer to write", [MemWrite]>:$target,
+    I64Attr:$stream,
+    Variadic<Vyre_TokenType>:$dependencies);
+  let results = (outs Vyre_TokenType:$token);
+  let assemblyFormat = [{
+    $source `to` $target `on` `stream` $stream
+    (`after` ` ` `[` $dependencies^ `]`)?
+    attr-dict `:` type($source) `to` type($target)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::Value":$target,
+                   "int64_t":$stream,
+                   CArg<"::mlir::ValueRange", "{}">:$dependencies), [{
+      build($_builder, $_state, TokenType::get($_builder.getContext()),
+            source, target, $_builder.getI64IntegerAttr(stream),
+            dependencies);
+    }]>
+  ];
+  let hasVerifier = 1;
+}
+
 def Vyre_RecordOp : Vyre_Op<"record", [Vyre_OnStream,
     DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["getCompletionToken"]>]> {
   let summary = "A token for the main stream's progress so far";

@@ -1,0 +1,107 @@
+//===- PlacementPlanner.h - Where each async copy goes -----------*- C++ -*-===//
+//
+// The placement step of planning --overlap-copies (PlanPlacement.cpp for
+// copies into the device, PlanCopiesToHost.cpp for copies into the host).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_TRANSFORMS_OVERLAPCOPIES_PLACEMENTPLANNER_H
+#define VYRE_TRANSFORMS_OVERLAPCOPIES_PLACEMENTPLANNER_H
+
+#include "LastAccesses.h"
+#include "PlanContext.h"
+
+namespace mlir::vyre::overlap {
+
+/// An async copy that a planned copy may depend on directly.
+struct AsyncCopy {
+  PlannedDependency token;
+  int64_t stream;
+  /// Whether it copies into host memory (another copy engine's stream).
+  bool toHost = false;
+};
+
+/// What a copy needs, worked out before it is placed.
+struct CopyNeeds {
+  SmallVector<unsigned> slots;
+  Value hostRoot;
+  SmallVector<unsigned> sourceSlots;
+  /// Argument slots the copy writes.
+  SmallVector<Value> targetArguments;
+  Stamp lastSlotAccess;
+  Stamp lastSourceWrite;
+  /// The latest earlier copy, per side stream, whose source may be this
+  /// copy's destination or whose destination may be its source, in order.
+  SmallVector<Stamp> aliasingCopies;
+  std::optional<AsyncCopy> prior;
+  int64_t stream = 1;
+};
+
+/// Plans the placement of the copies of one function.
+class PlacementPlanner {
+public:
+  PlacementPlanner(PlanContext &context, const PlanOptions &options)
+      : context(context), plan(context.plan), slots(context.slots),
+        options(options) {}
+
+  void planBlock(Block &block);
+
+private:
+  /// The block being planned.
+  struct BlockState {
+    Block *block = nullptr;
+    LastAccesses last;
+    /// How many ops are planned after each op (null: the block's start),
+    /// and whether a vyre.record is among them.
+    DenseMap<Operation *, unsigned> insertedAfter;
+    DenseMap<Operation *, bool> recordAfter;
+    DenseMap<int64_t, Stamp> lastCopyOnStream;
+  };
+
+  PlanPoint insertAfter(BlockState &state, const Stamp &after);
+  PlannedDependency recordAfter(BlockState &state, const Stamp &op,
+                                Location loc);
+  std::optional<AsyncCopy> asyncCopyAt(const Stamp &stamp) const;
+  /// Whether the op at `stamp` may put work on a stream (an op of unknown
+  /// effect may).
+  bool mayHaveDeviceWork(const Stamp &stamp) const;
+  bool slotMayBeBusyAtStart(Block &block, Value target,
+                            ArrayRef<unsigned> copySlots);
+  bool hostBufferMayBeBusyAtStart(Block &block, Value hostRoot);
+  OrderReason reasonToStayBelow(const Stamp &stamp,
+                                ArrayRef<unsigned> copySlots);
+
+  bool planCopy(CopyH2DOp copy, const Stamp &previous, BlockState &state);
+  bool planCopyToHost(CopyD2HOp copy, const Stamp &previous,
+                      BlockState &state);
+  SmallVector<PlannedDependency>
+  findCopyToHostDependencies(CopyD2HOp copy, ArrayRef<unsigned> sourceSlots,
+                             Value hostRoot, const Stamp &previous,
+                             BlockState &state);
+  CopyNeeds findNeeds(CopyH2DOp copy, ArrayRef<unsigned> copySlots,
+                      BlockState &state);
+  std::pair<Stamp, OrderReason> findLimit(CopyH2DOp copy,
+                                          const CopyNeeds &needs,
+                                          const Stamp &previous,
+                                          BlockState &state);
+  SmallVector<PlannedDependency> findDependencies(CopyH2DOp copy,
+                                                  const CopyNeeds &needs,
+                                                  BlockState &state);
+  void notePlacedCopy(const CopyNeeds &needs, const Stamp &placed,
+                      BlockState &state);
+  /// Adds `planned`, just filled in, to the plan's insertions.
+  void addToPlan(PlannedCopy &planned, BlockState &state);
+  /// `dependencies`, each once, in order.
+  static SmallVector<PlannedDependency>
+  unique(ArrayRef<PlannedDependency> dependencies);
+
+  PlanContext &context;
+  CopyPlan &plan;
+  const SlotAccessAnalysis &slots;
+  const PlanOptions &options;
+  unsigned nextStream = 0;
+};
+
+} // namespace mlir::vyre::overlap
+
+#endif // VYRE_TRANSFORMS_OVERLAPCOPIES_PLACEMENTPLANNER_H

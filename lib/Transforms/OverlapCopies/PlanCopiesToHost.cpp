@@ -1,0 +1,88 @@
+//===- PlanCopiesToHost.cpp - Where each async D2H copy goes -----*- C++ -*-===//
+//
+// With async-d2h, placement for copies into the host: each stays where it is,
+// on the stream after the side streams, and later copies learn what it reads
+// and writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlacementPlanner.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::overlap;
+
+/// A copy into the host stays where it is, on the stream after the side
+/// streams, after the main stream's work so far (which wrote its source),
+/// after a copy still writing its source, and after the copies still reading
+/// its destination.
+SmallVector<PlannedDependency> PlacementPlanner::findCopyToHostDependencies(
+    CopyD2HOp copy, ArrayRef<unsigned> sourceSlots, Value hostRoot,
+    const Stamp &previous, BlockState &state) {
+  LastAccesses &last = state.last;
+  SmallVector<PlannedDependency> dependencies;
+  Stamp lastWrite = last.anySlotWrite;
+  for (unsigned slot : sourceSlots)
+    lastWrite.keepLatest(last.slotWrite.lookup(slot));
+  if (std::optional<AsyncCopy> writer = asyncCopyAt(lastWrite))
+    dependencies.push_back(writer->token);
+  SmallVector<std::pair<const std::pair<Value, int64_t> *, Stamp>> readers;
+  for (auto &[key, reader] : last.copyReadingHost)
+    if (context.hostAliasing.mayAlias(key.first, hostRoot))
+      readers.push_back({&key, reader});
+  llvm::sort(readers, [](const auto &lhs, const auto &rhs) {
+    return lhs.second.point.isBefore(rhs.second.point);
+  });
+  for (auto &entry : readers)
+    if (std::optional<AsyncCopy> reader = asyncCopyAt(entry.second))
+      dependencies.push_back(reader->token);
+  dependencies.push_back(recordAfter(state, previous, copy.getLoc()));
+  return unique(dependencies);
+}
+
+bool PlacementPlanner::planCopyToHost(CopyD2HOp copy, const Stamp &previous,
+                                      BlockState &state) {
+  bool exact = true;
+  SmallVector<unsigned> sourceSlots =
+      slots.getSlotsOf(copy.getSource(), &exact);
+  if (!exact) {
+    plan.keptInPlace.push_back(copy);
+    return false;
+  }
+  Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getTarget());
+  SmallVector<PlannedDependency> dependencies = findCopyToHostDependencies(
+      copy, sourceSlots, hostRoot, previous, state);
+  unsigned index = plan.copies.size();
+  PlannedCopy &planned = plan.copies.emplace_back();
+  planned.id = index;
+  planned.original = copy;
+  planned.toHost = true;
+  planned.block = state.block;
+  planned.at = insertAfter(state, previous);
+  planned.stream = options.sideStreams + 1;
+  planned.dependencies = std::move(dependencies);
+  planned.slot = *slots.getSlotNumber(
+      SlotAccessAnalysis::resolveRoot(copy.getSource()));
+  planned.sourceSlots.assign(sourceSlots.begin(), sourceSlots.end());
+  if (slots.getSlotNumber(hostRoot))
+    for (unsigned slot : slots.getSlotsOf(hostRoot))
+      planned.slots.push_back(slot);
+  planned.hostRoot = hostRoot;
+  addToPlan(planned, state);
+
+  // What later copies must follow: it reads its source's slots, and writes
+  // its destination (and the destination's slots, for an argument).
+  Stamp placed{planned.at, nullptr, index};
+  LastAccesses &last = state.last;
+  last.noteCopyReadingSlots(planned.sourceSlots, planned.stream, placed);
+  for (unsigned slot : planned.slots) {
+    last.slot[slot] = placed;
+    last.slotWrite[slot] = placed;
+  }
+  last.hostWrite[hostRoot] = placed;
+  last.deviceHostWrite[hostRoot] = placed;
+  if (HostBufferAliasing::getOrigin(hostRoot) != HostBufferOrigin::Allocation)
+    last.openHostRoots.insert(hostRoot);
+  return true;
+}
+

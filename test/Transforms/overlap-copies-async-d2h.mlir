@@ -1,0 +1,106 @@
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-d2h=true" | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-d2h=true side-streams=2" --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-d2h=true" --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
+// Without the option, device-to-host copies stay synchronous.
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies | FileCheck %s --check-prefix=SYNC
+// SYNC-NOT: vyre.copy_d2h_async
+
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+
+// Tests that a D2H copy becomes asynchronous on a stream of its own, after
+// the main stream's work that produced its source; a kernel that does not
+// write the source runs beside it, a kernel that writes it waits for it on the
+// device, and the host waits only before it reads the destination.
+// CHECK-LABEL: func.func @result_copied_back
+// CHECK: vyre.dispatch @k::@write
+// CHECK-NEXT: %[[R:.+]] = vyre.record
+// CHECK-NEXT: %[[T:.+]] = vyre.copy_d2h_async %{{.+}} to %{{.+}} on stream 2 after [%[[R]]]
+// CHECK-NEXT: vyre.dispatch @k::@read
+// CHECK-NEXT: vyre.wait %[[T]]
+// CHECK-NEXT: %[[R2:.+]] = vyre.record
+// CHECK-NEXT: vyre.dispatch @k::@write
+// The main stream already waited for the copy: the host waits for that.
+// CHECK-NEXT: vyre.sync %[[R2]]
+// CHECK-NEXT: memref.load
+func.func @result_copied_back(%out: memref<16xf32> {vyre.pinned, llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
+  vyre.copy_d2h %y to %out : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
+  %v = memref.load %out[%c0] : memref<16xf32>
+  return
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+
+// Tests that a copy back into a host buffer that a later H2D copy reads is
+// waited for by that copy (its token); the kernel's wait for that copy then
+// covers both, and the return waits for the main stream.
+// CHECK-LABEL: func.func @round_trip
+// CHECK: %[[D2H:.+]] = vyre.copy_d2h_async %{{.+}} to %[[STAGE:[^ ]+]] on stream 2
+// CHECK-NEXT: %[[H2D:.+]] = vyre.copy_h2d_async %[[STAGE]] to %{{.+}} on stream 1 after [%[[D2H]]]
+// CHECK-NEXT: vyre.wait %[[H2D]]
+// CHECK-NEXT: vyre.dispatch
+// CHECK-NEXT: return
+func.func @round_trip() {
+  %c1 = arith.constant 1 : index
+  %stage = memref.alloc() : memref<16xf32>
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  vyre.copy_d2h %a to %stage : memref<16xf32> to memref<16xf32>
+  vyre.copy_h2d %stage to %b : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  return
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+
+// Tests that in a loop body each iteration's copy back is waited for before
+// the iteration ends, since the host may read the buffer after it.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.for
+// CHECK: %[[T:.+]] = vyre.copy_d2h_async
+// CHECK: vyre.sync %[[T]]
+// CHECK-NEXT: }
+func.func @loop(%out: memref<16xf32> {vyre.pinned}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
+    vyre.copy_d2h %y to %out : memref<16xf32> to memref<16xf32>
+  }
+  return
+}
