@@ -1,8 +1,8 @@
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-d2h=true" | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies | FileCheck %s
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-d2h=true side-streams=2" --vyre-verify-schedule -o /dev/null
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-d2h=true" --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
-// Without the option, device-to-host copies stay synchronous.
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies | FileCheck %s --check-prefix=SYNC
+// With async-d2h=false, device-to-host copies stay synchronous.
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-d2h=false" | FileCheck %s --check-prefix=SYNC
 // SYNC-NOT: vyre.copy_d2h_async
 
 gpu.module @k {

@@ -1,5 +1,8 @@
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies | FileCheck %s
-// The referee accepts every output.
+// These cases are about copies into the device; D2H copies in them stay
+// synchronous (overlap-copies-async-d2h.mlir covers the asynchronous ones).
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="async-d2h=false" | FileCheck %s
+// The referee accepts every output, with D2H copies synchronous or not.
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="async-d2h=false" --vyre-verify-schedule -o /dev/null
 // RUN: vyre-opt %s --vyre-kernel-access --overlap-copies --vyre-verify-schedule -o /dev/null
 
 // Host ops that touch a buffer a copy or the main stream may still be using

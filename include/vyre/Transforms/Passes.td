@@ -69,10 +69,11 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     Option<"sideStreams", "side-streams", "unsigned", /*default=*/"1",
            "Number of side streams to spread independent copies over (one "
            "per copy engine)">,
-    Option<"asyncD2H", "async-d2h", "bool", /*default=*/"false",
-           "Also make device-to-host copies asynchronous, on a stream of "
+    Option<"asyncD2H", "async-d2h", "bool", /*default=*/"true",
+           "Make device-to-host copies asynchronous too, on a stream of "
            "their own (side stream side-streams + 1): the host waits only "
-           "before it touches the destination">,
+           "before it touches the destination (false: they stay on the main "
+           "stream and block the host)">,
   ];
 }
 

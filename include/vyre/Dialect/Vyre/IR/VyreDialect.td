@@ -21,8 +21,8 @@ def Vyre_Dialect : Dialect {
 
     Input IR has sequential semantics: every vyre op completes before the next
     one starts. `--overlap-copies` rewrites host-to-device copies into
-    asynchronous copies on side streams (`vyre.copy_h2d_async`, and with
-    `async-d2h` `vyre.copy_d2h_async`) and orders them
+    asynchronous copies on side streams (`vyre.copy_h2d_async`), and
+    device-to-host copies too (`vyre.copy_d2h_async`), and orders them
     against the main stream with tokens (`!vyre.token`): `vyre.record`,
     `vyre.wait` and `vyre.sync`.
 

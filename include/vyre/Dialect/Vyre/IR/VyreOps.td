@@ -229,7 +229,8 @@ def Vyre_CopyD2HAsyncOp : Vyre_Op<"copy_d2h_async", [Vyre_OnStream,
     synchronized on the token (`vyre.sync`), and device work must not write
     `source` before it has waited for the token (`vyre.wait`).
 
-    `--overlap-copies="async-d2h=true"` turns `vyre.copy_d2h` into this op,
+    `--overlap-copies` turns `vyre.copy_d2h` into this op (unless
+    `async-d2h=false`),
     on a stream of its own so that the device-to-host copy engine works
     beside the host-to-device one.
 
