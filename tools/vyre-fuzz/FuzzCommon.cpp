@@ -55,8 +55,11 @@ MLIRContext &context() {
 }
 
 bool isAsync(Operation *op) {
-  return isa<vyre::CopyH2DAsyncOp, vyre::RecordOp, vyre::WaitOp,
-             vyre::SyncOp>(op);
+  // A vyre op that makes or awaits a token: copy_h2d_async, copy_d2h_async,
+  // record, wait, sync.
+  auto streamOp = dyn_cast<vyre::StreamOpInterface>(op);
+  return streamOp &&
+         (streamOp.getCompletionToken() || !streamOp.getAwaitedTokens().empty());
 }
 
 /// Whether `module` uses a device buffer after freeing it, or may free it
