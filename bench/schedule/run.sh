@@ -5,8 +5,12 @@
 #   runtime   the vyre runtime's policy: in place, next kernel only
 #   coarse    a coarse policy (XLA's copy-start): in place, after all
 #             earlier main-stream work
-#   overlap   --overlap-copies
+#   overlap   --vyre-pipeline-loops --overlap-copies (the default pipeline)
 # Each schedule is checked by --vyre-verify-schedule before it is simulated.
+# The bound is that of the program after --vyre-pipeline-loops (sequential),
+# so that it counts the rotating buffers the pass may add: with one buffer
+# reused every iteration, the input program's longest dependency path
+# chains every copy behind the kernel before it.
 # Usage: bench/schedule/run.sh [BUILD_DIR] [-- SIMULATE OPTIONS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,9 +33,10 @@ for workload in "$root"/bench/workloads/*.mlir; do
             "$opt" --vyre-kernel-access --vyre-verify-schedule $simulate -o /dev/null 2>&1)
   coarse=$("$peers" --policy=coarse "$workload" |
            "$opt" --vyre-kernel-access --vyre-verify-schedule $simulate -o /dev/null 2>&1)
-  overlap=$("$opt" "$workload" --vyre-kernel-access --overlap-copies --vyre-verify-schedule \
-            $simulate -o /dev/null 2>&1)
-  b=$(bound <<<"$serial")
+  overlap=$("$opt" "$workload" --vyre-kernel-access --vyre-pipeline-loops --overlap-copies \
+            --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+  pipelined=$("$opt" "$workload" --vyre-kernel-access --vyre-pipeline-loops $simulate -o /dev/null 2>&1)
+  b=$(bound <<<"$pipelined")
   python3 - "$name" "$(makespan <<<"$serial")" "$(makespan <<<"$runtime")" \
     "$(makespan <<<"$coarse")" "$(makespan <<<"$overlap")" "$b" <<'PY'
 import sys

@@ -18,6 +18,10 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
                                   const VyreToGPUPipelineOptions &options) {
   // Summarize each kernel once, from its body.
   pm.addPass(createKernelAccessPass());
+  // Issue loops' copies iterations ahead, into rotating buffers.
+  if (options.pipelineLoops)
+    pm.addNestedPass<func::FuncOp>(
+        createPipelineLoopsPass(options.getPipelineLoopsPassOptions()));
   // Schedule the copies, function by function (in parallel).
   pm.addNestedPass<func::FuncOp>(
       createOverlapCopiesPass(options.getOverlapCopiesPassOptions()));
@@ -37,7 +41,8 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
 void vyre::registerVyreToGPUPipeline() {
   PassPipelineRegistration<VyreToGPUPipelineOptions>(
       "vyre-to-gpu-pipeline",
-      "Summarize kernels (--vyre-kernel-access), schedule host-to-device "
+      "Summarize kernels (--vyre-kernel-access), pipeline loops "
+      "(--vyre-pipeline-loops), schedule host-to-device "
       "copies (--overlap-copies) and lower vyre to the gpu dialect "
       "(--convert-vyre-to-gpu), then canonicalize and cse",
       buildVyreToGPUPipeline);

@@ -11,6 +11,7 @@
 #include "vyre/Verification/Passes.h"
 
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,7 +39,8 @@ using namespace mlir::vyre;
 namespace {
 
 /// The most scf.if combinations checked one by one.
-constexpr unsigned kMaxBranchCombinations = 64;
+constexpr unsigned kMaxBranchIfs = 10;
+constexpr unsigned kMaxBranchCombinations = 1u << kMaxBranchIfs;
 
 /// A memory location: one instance of a slot (an allocation made again in a
 /// loop is a new buffer), or a host buffer root. `everything` stands for all.
@@ -61,9 +63,10 @@ struct Access {
   bool write = false;
 };
 
-/// One step of an input-order key: an op's source position, and which
-/// iteration of it (for loops).
-using KeyStep = std::tuple<unsigned, unsigned, unsigned>;
+/// One step of an input-order key: an op's source position (line, column),
+/// its place among the ops --vyre-pipeline-loops emitted at that position (0
+/// for an op it did not emit), and which iteration of it (for loops).
+using KeyStep = std::tuple<unsigned, unsigned, unsigned, unsigned>;
 
 enum class Where { Host, Main, Side };
 
@@ -89,7 +92,7 @@ public:
   LogicalResult run() {
     unsigned numIfs = 0;
     function.walk([&](scf::IfOp branch) { ifBits[branch] = numIfs++; });
-    if (numIfs > 6)
+    if (numIfs > kMaxBranchIfs)
       return function.emitOpError("has ")
              << numIfs << " scf.if ops: --vyre-verify-schedule checks at most "
              << kMaxBranchCombinations << " branch combinations";
@@ -114,10 +117,17 @@ private:
   //===--------------------------------------------------------------------===//
 
   static KeyStep keyOf(Operation *op, unsigned iteration) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(op->getLoc()))
-      return {fileLoc.getLine(), fileLoc.getColumn(), iteration};
+    mlir::Location loc = op->getLoc();
+    unsigned emitted = 0;
+    // An op emitted in place of a loop stands where the loop stood.
+    if (std::optional<PipelinedPosition> pipelined = getPipelinedPosition(loc)) {
+      loc = pipelined->loop;
+      emitted = pipelined->position + 1;
+    }
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+      return {fileLoc.getLine(), fileLoc.getColumn(), emitted, iteration};
     // Without a source position, program order stands in.
-    return {0, 0, iteration};
+    return {0, 0, emitted, iteration};
   }
 
   LogicalResult unfoldRegion(Region &region, ArrayRef<KeyStep> prefix) {
@@ -325,7 +335,7 @@ private:
     Event event;
     event.op = function.getBody().front().getTerminator();
     event.where = Where::Host;
-    event.key.push_back({~0u, ~0u, ~0u});
+    event.key.push_back({~0u, ~0u, ~0u, ~0u});
     event.accesses.push_back({Location::any(), true});
     auto it = lastOnStream.find(0);
     if (it != lastOnStream.end())

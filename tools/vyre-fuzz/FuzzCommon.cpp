@@ -202,9 +202,11 @@ static void checkOnThisThread(StringRef program) {
 
   PassManager overlap(&ctx);
   overlap.addPass(vyre::createKernelAccessPass());
+  overlap.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
   overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass());
   if (failed(overlap.run(*module)))
-    fail("--overlap-copies failed on valid IR", errors, program);
+    fail("--vyre-pipeline-loops or --overlap-copies failed on valid IR",
+         errors, program);
 
   for (StringAttr name : checked) {
     auto function = module->lookupSymbol<func::FuncOp>(name);

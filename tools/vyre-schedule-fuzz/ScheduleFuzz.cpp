@@ -170,6 +170,7 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
   overlap.sideStreams = sideStreams;
   overlap.asyncD2H = asyncD2H;
   pm.addPass(vyre::createKernelAccessPass());
+  pm.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
   pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass(overlap));
   pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedulePass());
   pm.addPass(vyre::createConvertVyreToGPUPass());

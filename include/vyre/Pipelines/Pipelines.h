@@ -20,12 +20,19 @@ namespace mlir::vyre {
 
 /// Options of the vyre-to-gpu pipeline. Those of the passes it runs are
 /// generated from the passes' ODS options (same names, defaults and
-/// descriptions): `hoist` and `side-streams` of --overlap-copies, and
+/// descriptions): those of --vyre-pipeline-loops and --overlap-copies, and
 /// `max-traces` of --vyre-verify-gpu-streams.
 struct VyreToGPUPipelineOptions
     : public PassPipelineOptions<VyreToGPUPipelineOptions> {
+#define GEN_PIPELINE_OPTIONS_PIPELINELOOPSPASS
+#include "vyre/Transforms/PipelineOptions.h.inc"
 #define GEN_PIPELINE_OPTIONS_OVERLAPCOPIESPASS
 #include "vyre/Transforms/PipelineOptions.h.inc"
+  PassOptions::Option<bool> pipelineLoops{
+      *this, "pipeline-loops",
+      llvm::cl::desc("Run --vyre-pipeline-loops before --overlap-copies "
+                     "(false: copies overlap within one iteration only)"),
+      llvm::cl::init(true)};
 #define GEN_PIPELINE_OPTIONS_VERIFYGPUSTREAMSPASS
 #include "vyre/Verification/PipelineOptions.h.inc"
   PassOptions::Option<bool> verify{
@@ -37,8 +44,8 @@ struct VyreToGPUPipelineOptions
 };
 
 /// Adds to `pm` (anchored on `builtin.module`) the passes that take a vyre
-/// program to the gpu dialect: --vyre-kernel-access, --overlap-copies on
-/// every func.func,
+/// program to the gpu dialect: --vyre-kernel-access, --vyre-pipeline-loops
+/// and --overlap-copies on every func.func,
 /// --convert-vyre-to-gpu, then canonicalize and cse. Upstream
 /// --gpu-lower-to-nvvm-pipeline continues from there.
 void buildVyreToGPUPipeline(OpPassManager &pm,

@@ -77,4 +77,73 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
   ];
 }
 
+def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
+  let summary = "Issue a loop's copies iterations ahead, into rotating "
+                "buffers, so that --overlap-copies overlaps them across "
+                "iterations";
+  let description = [{
+    Rewrites `scf.for` loops of a sequential vyre program into a sequential
+    program that computes the same thing, in a shape `--overlap-copies` can
+    overlap across iterations. It runs before `--overlap-copies`.
+
+    1. **Invariant copies leave the loop.** A `vyre.copy_h2d` whose source and
+       destination are defined outside the loop, where nothing in the loop
+       writes either (or reads the destination before the copy), moves in
+       front of the loop, under `scf.if` when the loop may run zero times and
+       the destination is used after it.
+    2. **Copies are issued early into rotating buffers.** A copy that fills a
+       whole `vyre.alloc` buffer A at the start of every iteration (nothing in
+       the body touches A before it, nothing after the loop reads A) is issued
+       `pipeline-depth - 1` iterations ahead. Iteration i uses buffer
+       `A[i mod pipeline-depth]`: A itself and `pipeline-depth - 1` new
+       `vyre.alloc` buffers, freed after the loop. The loop becomes a
+       prologue (the first copies), a loop unrolled `pipeline-depth` times,
+       and an epilogue (the last iterations, under `scf.if` when the trip
+       count is not a constant).
+
+    The extra buffers of all loops of a function never exceed
+    `buffer-budget` bytes: a loop that does not fit is pipelined less deep,
+    or not at all, and a remark says so.
+
+    With `--remarks-filter=pipeline-loops`, a pipelined loop gets a `passed`
+    remark with its depth and extra memory, a hoisted copy a `passed` remark,
+    and a loop or copy left as it was a `missed` remark naming what blocked
+    it: values carried by the loop, an op of unknown effect, a buffer used
+    before its copy fills it or after the loop, a source computed by an op
+    with effects, a body that may write the source.
+
+    The ops that replace a loop carry the loop's location as their place in
+    the input order (`--vyre-verify-schedule` reads it), and their own for
+    diagnostics.
+
+    Example (depth 2, 8 iterations):
+
+    ```mlir
+    scf.for %i = %c0 to %c8 step %c1 {
+      %src = memref.subview %host[%i, 0] [1, 1024] [1, 1] : ...
+      vyre.copy_h2d %src to %a : ...
+      vyre.dispatch @k::@use ... args(%a : memref<1024xf32>)
+    }
+    ```
+
+    becomes a prologue copying iteration 0 into `%a`, a loop over pairs of
+    iterations whose body runs iteration j on `%a` while copying iteration
+    j + 1 into a new buffer `%a1`, then iteration j + 1 on `%a1` while copying
+    j + 2 into `%a`, and an epilogue for the last iterations.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vyre::VyreDialect"];
+  let options = [
+    Option<"pipelineDepth", "pipeline-depth", "unsigned", /*default=*/"2",
+           "Number of rotating buffers per prefetched copy; copies are "
+           "issued pipeline-depth - 1 iterations ahead (1: only move "
+           "invariant copies out of loops)">,
+    Option<"bufferBudget", "buffer-budget", "uint64_t",
+           /*default=*/"1073741824",
+           "Most bytes of extra device memory the rotating buffers of one "
+           "function may take">,
+  ];
+}
+
 #endif // VYRE_TRANSFORMS_PASSES_TD

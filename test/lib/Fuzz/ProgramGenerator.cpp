@@ -248,7 +248,8 @@ private:
         --depth;
         line("}");
       } else if (nesting < 3 && numIfs < 6) {
-        // The checker enumerates branch combinations: at most 6 ifs.
+        // The checker enumerates branch combinations, at most 10 ifs:
+        // 6 leaves room for the guards --vyre-pipeline-loops adds.
         ++numIfs;
         line("scf.if %c {");
         ++depth;

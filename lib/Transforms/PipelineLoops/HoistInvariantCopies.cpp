@@ -1,0 +1,113 @@
+//===- HoistInvariantCopies.cpp - Copies every iteration repeats -*- C++ -*-===//
+//
+// A copy in a loop body whose source and destination are defined outside the
+// loop writes the same bytes every iteration, unless the loop writes its
+// source or its destination. It moves in front of the loop when:
+//
+//  - no other op of the loop writes the destination's slots, or writes (or
+//    frees) the source host buffer, and none has unknown effects;
+//  - nothing in the body reads the destination before the copy (the first
+//    iteration would read the old contents).
+//
+// A loop that may run zero times must not run the copy, unless nothing
+// after the loop reads what the copy wrote: the copy moves only when the
+// trip count is a positive constant or the destination is a buffer nothing
+// after the loop uses. (Moved under an scf.if, the copy would be joined at
+// the end of the scf.if's block, on the host.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineLoops.h"
+
+#include "vyre/Analysis/HostBufferAliasing.h"
+#include "vyre/Analysis/OpFootprint.h"
+#include "vyre/Analysis/SlotAccessAnalysis.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::pipeline;
+
+namespace {
+
+bool mayTouchSlots(const AccessSummary &summary, ArrayRef<unsigned> slots,
+                   bool writesOnly) {
+  return llvm::any_of(slots, [&](unsigned slot) {
+    return writesOnly ? summary.mayWrite(slot) : summary.mayAccess(slot);
+  });
+}
+
+/// Whether `copy` writes the same bytes in every iteration of `loop`.
+bool isInvariant(scf::ForOp loop, CopyH2DOp copy,
+                 const SlotAccessAnalysis &slots,
+                 HostBufferAliasing &hostAliasing) {
+  if (!loop.isDefinedOutsideOfLoop(copy.getSource()) ||
+      !loop.isDefinedOutsideOfLoop(copy.getTarget()))
+    return false;
+  bool exact = true;
+  SmallVector<unsigned> targetSlots = slots.getSlotsOf(copy.getTarget(), &exact);
+  if (!exact)
+    return false;
+  Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
+  bool beforeCopy = true;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (&op == copy.getOperation()) {
+      beforeCopy = false;
+      continue;
+    }
+    OpFootprint footprint = computeOpFootprint(&op, slots);
+    if (footprint.unknown ||
+        mayWriteHostBuffer(footprint.device, hostRoot, hostAliasing) ||
+        mayWriteHostBuffer(footprint.host, hostRoot, hostAliasing))
+      return false;
+    for (const SideAccess *side : {&footprint.device, &footprint.host})
+      if (side->slots.isUnknown() ||
+          mayTouchSlots(side->slots, targetSlots, /*writesOnly=*/!beforeCopy))
+        return false;
+  }
+  return true;
+}
+
+/// Whether the copy's destination is a buffer allocated in the function that
+/// nothing after the loop uses, except to free it.
+bool isDeadAfterLoop(scf::ForOp loop, CopyH2DOp copy) {
+  auto alloc = copy.getTarget().getDefiningOp<AllocOp>();
+  if (!alloc)
+    return false;
+  for (Operation *user : alloc->getUsers()) {
+    if (loop->isAncestor(user) || isa<DeallocOp>(user))
+      continue;
+    Operation *outside = loop->getBlock()->findAncestorOpInBlock(*user);
+    // A view made before the loop could be read after it.
+    if (!outside || !outside->isBeforeInBlock(loop) ||
+        user->getNumResults() != 0)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+SmallVector<CopyH2DOp>
+pipeline::hoistInvariantCopies(scf::ForOp loop, const SlotAccessAnalysis &slots,
+                               HostBufferAliasing &hostAliasing) {
+  SmallVector<CopyH2DOp> invariant;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto copy = dyn_cast<CopyH2DOp>(&op))
+      if (isInvariant(loop, copy, slots, hostAliasing))
+        invariant.push_back(copy);
+  if (invariant.empty())
+    return invariant;
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  bool runs = lower && upper && *lower < *upper;
+  SmallVector<CopyH2DOp> moved;
+  for (CopyH2DOp copy : invariant) {
+    if (!runs && !isDeadAfterLoop(loop, copy))
+      continue;
+    copy->moveBefore(loop);
+    moved.push_back(copy);
+  }
+  return moved;
+}

@@ -1,0 +1,187 @@
+//===- PipelineLoopsPass.cpp - Copies issued iterations ahead ----*- C++ -*-===//
+//
+// --vyre-pipeline-loops: for each scf.for, innermost first, moves invariant
+// copies out, then issues the copies that fill a buffer every iteration
+// pipeline-depth - 1 iterations ahead into rotating buffers, within the
+// function's buffer budget. Remarks say what was done and what blocked it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineLoops.h"
+
+#include "vyre/Analysis/HostBufferAliasing.h"
+#include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
+#include "vyre/Transforms/Passes.h"
+
+#include "mlir/IR/Remarks.h"
+
+namespace mlir::vyre {
+#define GEN_PASS_DEF_PIPELINELOOPSPASS
+#include "vyre/Transforms/Passes.h.inc"
+} // namespace mlir::vyre
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::pipeline;
+
+namespace {
+
+/// The analyses of a function, rebuilt after each change.
+struct FunctionAnalyses {
+  explicit FunctionAnalyses(func::FuncOp function)
+      : slots(function), hostAliasing(function) {}
+  SlotAccessAnalysis slots;
+  HostBufferAliasing hostAliasing;
+};
+
+/// Pipelines the loops of one function, innermost first.
+class LoopPipeliner {
+public:
+  LoopPipeliner(func::FuncOp function, unsigned pipelineDepth,
+                uint64_t bufferBudget)
+      : function(function), pipelineDepth(pipelineDepth),
+        budgetLeft(bufferBudget) {}
+
+  /// Returns whether the IR changed.
+  bool run() {
+    SmallVector<scf::ForOp> loops;
+    function.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    bool changed = false;
+    for (scf::ForOp loop : loops)
+      changed |= processLoop(loop);
+    return changed;
+  }
+
+private:
+  remark::RemarkOpts options(StringRef name) {
+    return remark::RemarkOpts::name(name)
+        .category(kRemarkCategory)
+        .function(function.getName());
+  }
+
+  std::string slotOf(CopyH2DOp copy) {
+    std::optional<unsigned> slot = analyses->slots.getSlotNumber(
+        SlotAccessAnalysis::resolveRoot(copy.getTarget()));
+    return slot ? "slot " + std::to_string(*slot) : "an unknown slot";
+  }
+
+  /// Rewrites one loop; returns whether the IR changed.
+  bool processLoop(scf::ForOp loop) {
+    if (getPipelinedPosition(loop.getLoc())) {
+      remark::missed(loop.getLoc(), options("LoopNotPipelined"))
+          << "loop not pipelined: it was emitted by an earlier "
+             "--vyre-pipeline-loops";
+      return false;
+    }
+    if (!analyses)
+      analyses = std::make_unique<FunctionAnalyses>(function);
+    Block *block = loop->getBlock();
+    Operation *before =
+        loop->getIterator() == block->begin() ? nullptr : loop->getPrevNode();
+    Block::iterator last = std::next(loop->getIterator());
+    Location loopLoc = loop.getLoc();
+
+    SmallVector<CopyH2DOp> hoisted =
+        hoistInvariantCopies(loop, analyses->slots, analyses->hostAliasing);
+    for (CopyH2DOp copy : hoisted)
+      remark::passed(copy.getLoc(), options("InvariantCopyHoisted"))
+          << "copy into " + slotOf(copy) +
+                 " writes the same bytes every iteration: moved out of the "
+                 "loop";
+    bool pipelined = pipelineDepth >= 2 && tryPipelining(loop);
+    if (hoisted.empty() && !pipelined)
+      return false;
+    Block::iterator first =
+        before ? std::next(before->getIterator()) : block->begin();
+    eraseDeadOps(first, last);
+    first = before ? std::next(before->getIterator()) : block->begin();
+    tagOpsInPlaceOfLoop(first, last, loopLoc);
+    analyses.reset();
+    return true;
+  }
+
+  bool tryPipelining(scf::ForOp loop) {
+    LoopPrefetchAnalysis analysis = analyzeLoopPrefetch(
+        loop, analyses->slots, analyses->hostAliasing);
+    bool hasCopies = !loop.getBody()->getOps<CopyH2DOp>().empty();
+    if (!analysis.loopReason.empty()) {
+      if (hasCopies)
+        remark::missed(loop.getLoc(), options("LoopNotPipelined"))
+            << "loop not pipelined: " + analysis.loopReason;
+      return false;
+    }
+    for (RejectedCopy &rejected : analysis.rejected)
+      remark::missed(rejected.copy.getLoc(), options("CopyNotPrefetched"))
+          << "copy into " + slotOf(rejected.copy) +
+                 " is not issued early: " + rejected.reason;
+    if (analysis.prefetched.empty()) {
+      if (hasCopies)
+        remark::missed(loop.getLoc(), options("LoopNotPipelined"))
+            << "loop not pipelined: no copy can be issued early";
+      return false;
+    }
+    std::optional<unsigned> depth = chooseDepth(loop, analysis);
+    if (!depth)
+      return false;
+    emitPipelinedLoop(loop, analysis.prefetched, *depth);
+    return true;
+  }
+
+  /// The deepest pipeline within the budget, or none, with remarks.
+  std::optional<unsigned> chooseDepth(scf::ForOp loop,
+                                      const LoopPrefetchAnalysis &analysis) {
+    uint64_t bytesPerBuffer = 0;
+    for (const PrefetchedCopy &copy : analysis.prefetched)
+      bytesPerBuffer += copy.bytes;
+    unsigned depth = pipelineDepth;
+    while (depth >= 2 && (depth - 1) * bytesPerBuffer > budgetLeft)
+      --depth;
+    std::string copies = std::to_string(analysis.prefetched.size());
+    if (depth < 2) {
+      remark::missed(loop.getLoc(), options("PipelineBudget"))
+          << "loop not pipelined: one more buffer for each of its " + copies +
+                 " copies needs " + std::to_string(bytesPerBuffer) +
+                 " bytes, over the " + std::to_string(budgetLeft) +
+                 " bytes left of buffer-budget";
+      return std::nullopt;
+    }
+    if (depth < pipelineDepth)
+      remark::missed(loop.getLoc(), options("PipelineBudget"))
+          << "pipeline depth cut from " + std::to_string(pipelineDepth) +
+                 " to " + std::to_string(depth) +
+                 " to stay within buffer-budget";
+    uint64_t extra = (depth - 1) * bytesPerBuffer;
+    budgetLeft -= extra;
+    remark::passed(loop.getLoc(), options("LoopPipelined"))
+        << "loop pipelined at depth " + std::to_string(depth) + ": " +
+               copies + " copies issued " + std::to_string(depth - 1) +
+               " iteration(s) ahead, " + std::to_string(extra) +
+               " bytes of extra device memory";
+    return depth;
+  }
+
+  func::FuncOp function;
+  unsigned pipelineDepth;
+  uint64_t budgetLeft;
+  std::unique_ptr<FunctionAnalyses> analyses;
+};
+
+struct PipelineLoopsPass
+    : public vyre::impl::PipelineLoopsPassBase<PipelineLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    if (pipelineDepth == 0) {
+      function.emitOpError("cannot run --vyre-pipeline-loops with "
+                           "pipeline-depth=0: a loop needs at least one "
+                           "buffer per copy");
+      return signalPassFailure();
+    }
+    if (!LoopPipeliner(function, pipelineDepth, bufferBudget).run())
+      markAllAnalysesPreserved();
+  }
+};
+
+} // namespace

@@ -1,0 +1,190 @@
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --remarks-filter=pipeline-loops --verify-diagnostics | FileCheck %s
+// The loops and copies --vyre-pipeline-loops must leave as they are, each
+// with the remark that says why, and those it moves out of loops.
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --overlap-copies --vyre-verify-schedule -o /dev/null
+
+gpu.module @k {
+  gpu.func @acc(%x: memref<16xf32>, %acc: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    %a = memref.load %acc[%i] : memref<16xf32>
+    %s = arith.addf %v, %a : f32
+    memref.store %s, %acc[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+
+func.func private @opaque()
+
+// Tests that a kernel reading the buffer before the copy refills it keeps
+// the copy in place: the iteration reads what the one before left.
+// CHECK-LABEL: func.func @read_before_copy
+// CHECK: scf.for
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: vyre.dispatch
+// CHECK-NEXT: vyre.copy_h2d
+func.func @read_before_copy(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  // expected-remark @below {{loop not pipelined: no copy can be issued early}}
+  scf.for %i = %c0 to %c8 step %c1 {
+    %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<8x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+    // expected-remark @below {{copy into slot 1 is not issued early: 'vyre.dispatch' touches slot 1 before the copy fills it: an iteration sees what the one before left}}
+    vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+  }
+  return
+}
+
+// Tests that a buffer read after the loop is not rotated: the code after the
+// loop would have to know which buffer holds the last iteration's data.
+// CHECK-LABEL: func.func @used_after_loop
+// CHECK-COUNT-2: vyre.alloc
+// CHECK-NOT: vyre.alloc
+// CHECK: scf.for
+func.func @used_after_loop(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}, %out: memref<16xf32> {vyre.pinned, llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  // expected-remark @below {{loop not pipelined: no copy can be issued early}}
+  scf.for %i = %c0 to %c8 step %c1 {
+    %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<8x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    // expected-remark @below {{copy into slot 2 is not issued early: slot 2 is used after the loop, which would have to know which rotating buffer the last iteration filled}}
+    vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// Tests that a body writing the copy's host source keeps the copy in place
+// (a staging buffer the host refills each iteration), and that a loop
+// carrying values, or calling an unknown function, is left alone.
+// CHECK-LABEL: func.func @host_refills_source
+// CHECK: scf.for
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: vyre.copy_h2d
+func.func @host_refills_source(%stage: memref<16xf32> {vyre.pinned}, %v: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  // expected-remark @below {{loop not pipelined: no copy can be issued early}}
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %v, %stage[%c0] : memref<16xf32>
+    // expected-remark @below {{copy into slot 1 is not issued early: 'memref.store' in the body may write its source}}
+    vyre.copy_h2d %stage to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  %b = vyre.alloc : memref<16xf32>
+  // expected-remark @below {{loop not pipelined: the loop carries values (iter_args)}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %v) -> f32 {
+    vyre.copy_h2d %stage to %b : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b, %acc : memref<16xf32>, memref<16xf32>)
+    memref.store %x, %stage[%c0] : memref<16xf32>
+    scf.yield %x : f32
+  }
+  // expected-remark @below {{loop not pipelined: 'func.call' in the body has effects vyre cannot model}}
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.copy_h2d %stage to %b : memref<16xf32> to memref<16xf32>
+    func.call @opaque() : () -> ()
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  return
+}
+
+// Tests that a source computed from a load (an op with effects) is not
+// computed early.
+// CHECK-LABEL: func.func @source_from_load
+// CHECK: scf.for
+// CHECK-NEXT: memref.load
+func.func @source_from_load(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}, %rows: memref<8xindex>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  // expected-remark @below {{loop not pipelined: no copy can be issued early}}
+  scf.for %i = %c0 to %c8 step %c1 {
+    %r = memref.load %rows[%i] : memref<8xindex>
+    %row = memref.subview %h[%r, 0] [1, 16] [1, 1] : memref<8x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    // expected-remark @below {{copy into slot 2 is not issued early: its source is computed inside the loop by an op with effects}}
+    vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  return
+}
+
+// Tests invariant copies: one the loop never changes moves out (the trip
+// count is a positive constant); one whose buffer a kernel writes stays; one
+// in a loop that may not run, whose buffer is read after it, stays too (out
+// of the loop it would run even when the loop does not).
+// CHECK-LABEL: func.func @invariant_copies
+// CHECK: vyre.copy_h2d %{{.+}} to %[[W:[^ ]+]] :
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: vyre.dispatch
+// CHECK-NEXT: }
+// CHECK: scf.for
+// CHECK-NEXT: vyre.copy_h2d
+// CHECK: scf.for
+// CHECK-NEXT: vyre.copy_h2d
+// CHECK-NEXT: vyre.dispatch
+// CHECK-NEXT: }
+// CHECK-NEXT: vyre.copy_d2h
+func.func @invariant_copies(%hw: memref<16xf32> {vyre.pinned, llvm.noalias}, %out: memref<16xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %w = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    // expected-remark @below {{copy into slot 2 writes the same bytes every iteration: moved out of the loop}}
+    vyre.copy_h2d %hw to %w : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%w, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  // The kernel accumulates into the copy's destination: each iteration must
+  // start from the copied bytes. It stays, and is not rotated either (the
+  // buffer is read after the loop).
+  // expected-remark @below {{loop not pipelined: no copy can be issued early}}
+  scf.for %i = %c0 to %c8 step %c1 {
+    // expected-remark @below {{copy into slot 3 is not issued early: slot 3 is used after the loop}}
+    vyre.copy_h2d %hw to %acc : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%w, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  // expected-remark @below {{loop not pipelined: no copy can be issued early}}
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-remark @below {{copy into slot 2 is not issued early: slot 2 is used after the loop}}
+    vyre.copy_h2d %hw to %w : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%w, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  vyre.copy_d2h %w to %out : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// Tests the budget: with room for no extra buffer the loop is left, with a
+// remark.
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops="buffer-budget=32" --remarks-filter=pipeline-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
+// BUDGET: remark: [Missed] PipelineBudget | {{.*}}loop not pipelined: one more buffer for each of its 1 copies needs 64 bytes, over the 32 bytes left of buffer-budget
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops="buffer-budget=64 pipeline-depth=4" --remarks-filter=pipeline-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=CUT
+// CUT: pipeline depth cut from 4 to 2 to stay within buffer-budget
+// CUT: loop pipelined at depth 2: 1 copies issued 1 iteration(s) ahead, 64 bytes of extra device memory
+// CHECK-LABEL: func.func @budget
+func.func @budget(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  // expected-remark @below {{loop pipelined at depth 2: 1 copies issued 1 iteration(s) ahead, 64 bytes of extra device memory}}
+  scf.for %i = %c0 to %c8 step %c1 {
+    %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<8x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  return
+}

@@ -1,0 +1,166 @@
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops | FileCheck %s
+// Every output, once --overlap-copies has scheduled it, passes the schedule's
+// referee, and through the lowering, the gpu dialect's.
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --overlap-copies --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops="pipeline-depth=3" --overlap-copies --vyre-verify-schedule -o /dev/null
+
+// --vyre-pipeline-loops issues each loop's copies iterations ahead into
+// rotating buffers. The cases where it must not are in
+// pipeline-loops-blocked.mlir.
+
+gpu.module @k {
+  // Reads its first argument, accumulates into its second.
+  gpu.func @acc(%x: memref<16xf32>, %acc: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    %a = memref.load %acc[%i] : memref<16xf32>
+    %s = arith.addf %v, %a : f32
+    memref.store %s, %acc[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+
+// Tests a loop of 8 iterations at depth 2: the prologue copies iteration 0
+// into the original buffer, the loop runs pairs of iterations, each copying
+// the next iteration's row into the other buffer after its kernel, and the
+// last pair, written out, copies only iteration 7; the second buffer is
+// freed after.
+// CHECK-LABEL: func.func @static_trip_count
+// CHECK-SAME: (%[[H:[^:]+]]: memref<8x16xf32>
+func.func @static_trip_count(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  // CHECK: %[[A:.+]] = vyre.alloc
+  // CHECK: %[[ACC:.+]] = vyre.alloc
+  // CHECK: %[[A1:.+]] = vyre.alloc
+  // CHECK: %[[ROW0:.+]] = memref.subview %[[H]][%c0, 0]
+  // CHECK-NEXT: vyre.copy_h2d %[[ROW0]] to %[[A]]
+  // CHECK: scf.for %[[J:.+]] = %{{.+}} to %c6{{.*}} step %c2
+  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]], %[[ACC]] :
+  // CHECK: %[[NEXT:.+]] = arith.addi %[[J]]
+  // CHECK-NEXT: %[[ROW1:.+]] = memref.subview %[[H]][%[[NEXT]], 0]
+  // CHECK-NEXT: vyre.copy_h2d %[[ROW1]] to %[[A1]]
+  // CHECK: vyre.dispatch @k::@acc {{.*}} args(%[[A1]], %[[ACC]] :
+  // CHECK: memref.subview %[[H]]
+  // CHECK-NEXT: vyre.copy_h2d {{.*}} to %[[A]]
+  // CHECK-NEXT: }
+  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]], %[[ACC]] :
+  // CHECK: memref.subview %[[H]][%c7
+  // CHECK-NEXT: vyre.copy_h2d {{.*}} to %[[A1]]
+  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]], %[[ACC]] :
+  // CHECK-NEXT: vyre.dealloc %[[A1]]
+  // CHECK-NOT: vyre.copy_h2d
+  // CHECK: return
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<8x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  return
+}
+
+// Tests a trip count known only at run time: the pipelined part covers the
+// largest multiple of the depth, P = (n - lb) / 2 * 2 iterations, under one
+// scf.if; the remainder runs as written, in a loop from P.
+// CHECK-LABEL: func.func @dynamic_trip_count
+func.func @dynamic_trip_count(%h: memref<?x16xf32> {vyre.pinned, llvm.noalias}, %lb: index, %n: index) {
+  %c1 = arith.constant 1 : index
+  // CHECK: %[[A:.+]] = vyre.alloc
+  // CHECK: %[[ACC:.+]] = vyre.alloc
+  // CHECK: %[[A1:.+]] = vyre.alloc
+  // CHECK: %[[SPAN:.+]] = arith.subi
+  // CHECK: %[[T:.+]] = arith.maxsi %[[SPAN]]
+  // CHECK: %[[HALF:.+]] = arith.divui %[[T]]
+  // CHECK-NEXT: %[[P:.+]] = arith.muli %[[HALF]]
+  // CHECK: %[[ANY:.+]] = arith.cmpi sgt, %[[P]]
+  // CHECK-NEXT: scf.if %[[ANY]] {
+  // CHECK-NEXT: memref.subview
+  // CHECK-NEXT: vyre.copy_h2d {{.*}} to %[[A]]
+  // CHECK: scf.for
+  // CHECK: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
+  // CHECK: vyre.copy_h2d {{.*}} to %[[A1]]
+  // CHECK: vyre.dispatch @k::@acc {{.*}} args(%[[A1]],
+  // CHECK: vyre.copy_h2d {{.*}} to %[[A]]
+  // CHECK-NEXT: }
+  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
+  // CHECK: vyre.copy_h2d {{.*}} to %[[A1]]
+  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]],
+  // CHECK-NEXT: }
+  // CHECK: scf.for %{{.+}} = %[[P]] to %[[T]]
+  // CHECK: vyre.copy_h2d {{.*}} to %[[A]]
+  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
+  // CHECK-NEXT: }
+  // CHECK-NEXT: vyre.dealloc %[[A1]]
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  scf.for %i = %lb to %n step %c1 {
+    %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<?x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  return
+}
+
+// Tests a body with an scf.if and a host op after the copy: both are cloned
+// into every iteration, on that iteration's buffer.
+// CHECK-LABEL: func.func @branch_in_body
+func.func @branch_in_body(%h: memref<4x16xf32> {vyre.pinned, llvm.noalias}, %log: memref<4xf32>, %cond: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  // CHECK: %[[A:.+]] = vyre.alloc
+  // CHECK: %[[ACC:.+]] = vyre.alloc
+  // CHECK: %[[A1:.+]] = vyre.alloc
+  // CHECK: scf.for
+  // CHECK: scf.if
+  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]], %[[ACC]]
+  // CHECK: memref.store
+  // CHECK: vyre.copy_h2d {{.*}} to %[[A1]]
+  // CHECK: scf.if
+  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]], %[[ACC]]
+  // CHECK: memref.store
+  // CHECK: vyre.copy_h2d {{.*}} to %[[A]]
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    scf.if %cond {
+      vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+    }
+    memref.store %f, %log[%i] : memref<4xf32>
+  }
+  return
+}
+
+// Tests depth 3: copies two iterations ahead, three buffers in rotation.
+// The pipelined part covers iterations 0-5 (a main loop of one group, then
+// the last group, whose first iteration still copies iteration 5); 6 and 7
+// run as written, on the original buffer.
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops="pipeline-depth=3" | FileCheck %s --check-prefix=DEPTH3
+// DEPTH3-LABEL: func.func @static_trip_count
+// DEPTH3: %[[A:.+]] = vyre.alloc
+// DEPTH3: %[[ACC:.+]] = vyre.alloc
+// DEPTH3: %[[A1:.+]] = vyre.alloc
+// DEPTH3: %[[A2:.+]] = vyre.alloc
+// DEPTH3: vyre.copy_h2d {{.*}} to %[[A]]
+// DEPTH3: vyre.copy_h2d {{.*}} to %[[A1]]
+// DEPTH3: scf.for {{.*}} to %c3{{.*}} step %c3
+// DEPTH3-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
+// DEPTH3: vyre.copy_h2d {{.*}} to %[[A2]]
+// DEPTH3: vyre.dispatch @k::@acc {{.*}} args(%[[A1]],
+// DEPTH3: vyre.copy_h2d {{.*}} to %[[A]]
+// DEPTH3: vyre.dispatch @k::@acc {{.*}} args(%[[A2]],
+// DEPTH3: vyre.copy_h2d {{.*}} to %[[A1]]
+// DEPTH3-NEXT: }
+// DEPTH3-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
+// DEPTH3: vyre.copy_h2d {{.*}} to %[[A2]]
+// DEPTH3-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]],
+// DEPTH3-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A2]],
+// DEPTH3-COUNT-2: vyre.copy_h2d {{.*}} to %[[A]]
+// DEPTH3: vyre.dealloc %[[A1]]
+// DEPTH3-NEXT: vyre.dealloc %[[A2]]
