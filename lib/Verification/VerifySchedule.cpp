@@ -39,7 +39,7 @@ using namespace mlir::vyre;
 namespace {
 
 /// The most scf.if combinations checked one by one.
-constexpr unsigned kMaxBranchIfs = 10;
+constexpr unsigned kMaxBranchIfs = 14;
 constexpr unsigned kMaxBranchCombinations = 1u << kMaxBranchIfs;
 
 /// A memory location: one instance of a slot (an allocation made again in a

@@ -314,8 +314,16 @@ func.func @unstructured(%h: memref<16xf32>, %c: i1) {
 // -----
 
 // Tests that more scf.if ops than the checker enumerates are refused.
-// expected-error @+1 {{'func.func' op has 11 scf.if ops: --vyre-verify-schedule checks at most 1024 branch combinations}}
+// expected-error @+1 {{'func.func' op has 15 scf.if ops: --vyre-verify-schedule checks at most 16384 branch combinations}}
 func.func @many_branches(%c: i1) {
+  scf.if %c {
+  }
+  scf.if %c {
+  }
+  scf.if %c {
+  }
+  scf.if %c {
+  }
   scf.if %c {
   }
   scf.if %c {

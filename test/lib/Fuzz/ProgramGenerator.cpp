@@ -143,6 +143,9 @@ private:
     line("%c0 = arith.constant 0 : index");
     line("%c1 = arith.constant 1 : index");
     line("%c16 = arith.constant 16 : index");
+    line("%c3 = arith.constant 3 : index");
+    line("%c4 = arith.constant 4 : index");
+    line("%c5 = arith.constant 5 : index");
     for (int h = 0; h < 3 && gpu; ++h) {
       std::string name = "%h" + std::to_string(h);
       line(name + " = memref.alloc() : memref<16xf32>");
@@ -240,6 +243,8 @@ private:
         // the lower view, through a strided view.
         copy(/*toDevice=*/true, hostBuffer(), "%hi",
              "memref<16xf32, strided<[1], offset: 16>>");
+      } else if (kind < 90 && nesting < 2) {
+        streamingLoop();
       } else if (kind < 94 && nesting < 3) {
         line("scf.for %i" + std::to_string(counter++) +
              " = %c0 to %n step %c1 {");
@@ -248,8 +253,8 @@ private:
         --depth;
         line("}");
       } else if (nesting < 3 && numIfs < 6) {
-        // The checker enumerates branch combinations, at most 10 ifs:
-        // 6 leaves room for the guards --vyre-pipeline-loops adds.
+        // The checker enumerates branch combinations, at most 14 ifs:
+        // 6 leaves room for the copies --vyre-pipeline-loops makes.
         ++numIfs;
         line("scf.if %c {");
         ++depth;
@@ -262,6 +267,42 @@ private:
         line("}");
       }
     }
+  }
+
+  /// A loop that streams into a buffer of its own, which each iteration
+  /// fills first (what --vyre-pipeline-loops rotates), reads it with a
+  /// kernel, and may copy a result back and read it on the host; other
+  /// statements around may block the rewrite.
+  void streamingLoop() {
+    std::string id = std::to_string(counter++);
+    std::string buffer = "%s" + id;
+    alloc(buffer, "memref<16xf32>");
+    const char *trips[] = {"%n", "%c3", "%c4", "%c5"};
+    line("scf.for %i" + id + " = %c0 to " + trips[uniform(0, 3)] +
+         " step %c1 {");
+    ++depth;
+    if (uniform(0, 3) == 0)
+      statements(1, /*nesting=*/2);
+    // The source through a view computed in the body.
+    std::string host = hostBuffer();
+    line("%sv" + id + " = memref.subview " + host +
+         "[0] [16] [1] : memref<16xf32> to memref<16xf32, strided<[1]>>");
+    line("%sc" + id + " = memref.cast %sv" + id +
+         " : memref<16xf32, strided<[1]>> to memref<16xf32>");
+    copy(/*toDevice=*/true, "%sc" + id, buffer);
+    std::string kernel = kKernelNames[uniform(0, lowerable ? 5 : 6)];
+    dispatch(kernel, buffer, deviceBuffer());
+    if (coin()) {
+      std::string result = hostBuffer();
+      copy(/*toDevice=*/false, deviceBuffer(), result);
+      line("%l" + std::to_string(counter++) + " = memref.load " + result +
+           "[%c0] : memref<16xf32>");
+    }
+    if (uniform(0, 3) == 0)
+      statements(1, /*nesting=*/2);
+    --depth;
+    line("}");
+    dealloc(buffer, "memref<16xf32>");
   }
 
   std::function<uint64_t()> &draw;
