@@ -2,6 +2,7 @@
 
 #include "vyre/Analysis/OpFootprint.h"
 
+#include "vyre/Analysis/FunctionEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
@@ -108,10 +109,31 @@ static OpFootprint computeStreamOpFootprint(StreamOpInterface op,
   return footprint;
 }
 
+/// The footprint of a call, from its callee's `vyre.effects`: nothing, its
+/// memref operands read and written, or anything.
+static OpFootprint computeCallFootprint(CallOpInterface call,
+                                        const SlotAccessAnalysis &slots) {
+  OpFootprint footprint;
+  std::optional<FunctionEffects> effects = getCalleeEffects(call);
+  if (!effects) {
+    footprint.unknown = true;
+    return footprint;
+  }
+  if (*effects == FunctionEffects::Arguments)
+    for (Value operand : call.getArgOperands())
+      if (isa<BaseMemRefType>(operand.getType())) {
+        addBufferAccess(footprint.host, operand, /*isWrite=*/false, slots);
+        addBufferAccess(footprint.host, operand, /*isWrite=*/true, slots);
+      }
+  return footprint;
+}
+
 /// The footprint of a non-vyre op without regions, from its declared memory
 /// effects.
 static OpFootprint computeHostOpFootprint(Operation *op,
                                          const SlotAccessAnalysis &slots) {
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    return computeCallFootprint(call, slots);
   OpFootprint footprint;
   auto effectOp = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effectOp || isa<CallOpInterface>(op)) {

@@ -18,6 +18,8 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
                                   const VyreToGPUPipelineOptions &options) {
   // Summarize each kernel once, from its body.
   pm.addPass(createKernelAccessPass());
+  // Summarize what each host function touches, for calls to it.
+  pm.addPass(createFunctionEffectsPass());
   // Issue loops' copies iterations ahead, into rotating buffers.
   if (options.pipelineLoops)
     pm.addNestedPass<func::FuncOp>(
@@ -27,21 +29,28 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
       createOverlapCopiesPass(options.getOverlapCopiesPassOptions()));
   if (options.verify)
     pm.addNestedPass<func::FuncOp>(createVerifySchedulePass());
-  // Streams and tokens become gpu async token chains.
-  pm.addPass(createConvertVyreToGPUPass());
+  // Streams and tokens become gpu async token chains. The gpu-level referee
+  // reads what calls touch from functions' vyre.effects.
+  ConvertVyreToGPUPassOptions lowering;
+  lowering.keepEffects = options.verify;
+  pm.addPass(createConvertVyreToGPUPass(lowering));
   // Tidy up; the lowering's output is stable under both.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  // What upstream will run: race-free, every stream and event freed.
-  if (options.verify)
+  // What upstream will run: race-free, every stream and event freed. Then
+  // nothing of vyre is left.
+  if (options.verify) {
     pm.addPass(
         createVerifyGPUStreamsPass(options.getVerifyGPUStreamsPassOptions()));
+    pm.addPass(createConvertVyreToGPUPass());
+  }
 }
 
 void vyre::registerVyreToGPUPipeline() {
   PassPipelineRegistration<VyreToGPUPipelineOptions>(
       "vyre-to-gpu-pipeline",
-      "Summarize kernels (--vyre-kernel-access), pipeline loops "
+      "Summarize kernels (--vyre-kernel-access) and host functions "
+      "(--vyre-function-effects), pipeline loops "
       "(--vyre-pipeline-loops), schedule host-to-device "
       "copies (--overlap-copies) and lower vyre to the gpu dialect "
       "(--convert-vyre-to-gpu), then canonicalize and cse",

@@ -55,6 +55,7 @@ func.func @hoist_limits(%h: memref<16xf32> {vyre.pinned}, %v: f32) {
   memref.store %v, %h[%c0] : memref<16xf32>
   // expected-remark @+1 {{copy into slot 2 overlaps no kernel: 'func.call' (unknown-access) waits for it right away; it cannot move above 'memref.store' (host-buffer)"}}
   vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+  // expected-remark @+1 {{call to @opaque may touch any buffer: the copies in flight are synchronized before it (give it a body, or declare 'vyre.effects' on it)}}
   func.call @opaque() : () -> ()
   // expected-remark @+1 {{copy into slot 3 overlaps no kernel: 'vyre.dispatch' (read-after-write) waits for it right away; it cannot move above 'func.call' (unknown-access on slot 3)"}}
   vyre.copy_h2d %h to %c : memref<16xf32> to memref<16xf32>
@@ -111,6 +112,7 @@ func.func @stream_order(%h: memref<16xf32> {vyre.pinned}) {
 // place.
 func.func private @make_buffer() -> memref<16xf32>
 func.func @unknown_destination(%h: memref<16xf32> {vyre.pinned}) {
+  // expected-remark @+1 {{call to @make_buffer may touch any buffer}}
   %d = func.call @make_buffer() : () -> memref<16xf32>
   // expected-remark @+1 {{copy stays in place: its destination is not a known slot}}
   vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>

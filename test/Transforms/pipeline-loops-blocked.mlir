@@ -98,6 +98,29 @@ func.func @host_refills_source(%stage: memref<16xf32> {vyre.pinned}, %v: f32, %n
   return
 }
 
+// Tests that a body with a branch is left as written: the rewrite writes the
+// body out several times, which would multiply the paths through the
+// function.
+// CHECK-LABEL: func.func @branch_in_body
+// CHECK-COUNT-2: vyre.alloc
+// CHECK-NEXT: scf.for
+func.func @branch_in_body(%h: memref<4x16xf32> {vyre.pinned, llvm.noalias}, %cond: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  // expected-remark @below {{loop not pipelined: the body branches (scf.if), and pipelining would write each branch out once per iteration it unrolls}}
+  scf.for %i = %c0 to %c4 step %c1 {
+    %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    scf.if %cond {
+      vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+    }
+  }
+  return
+}
+
 // Tests that a source computed from a load (an op with effects) is not
 // computed early.
 // CHECK-LABEL: func.func @source_from_load

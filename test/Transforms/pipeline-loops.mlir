@@ -104,39 +104,6 @@ func.func @dynamic_trip_count(%h: memref<?x16xf32> {vyre.pinned, llvm.noalias}, 
   return
 }
 
-// Tests a body with an scf.if and a host op after the copy: both are cloned
-// into every iteration, on that iteration's buffer.
-// CHECK-LABEL: func.func @branch_in_body
-func.func @branch_in_body(%h: memref<4x16xf32> {vyre.pinned, llvm.noalias}, %log: memref<4xf32>, %cond: i1) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  %f = arith.constant 1.0 : f32
-  // CHECK: %[[A:.+]] = vyre.alloc
-  // CHECK: %[[ACC:.+]] = vyre.alloc
-  // CHECK: %[[A1:.+]] = vyre.alloc
-  // CHECK: scf.for
-  // CHECK: scf.if
-  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]], %[[ACC]]
-  // CHECK: memref.store
-  // CHECK: vyre.copy_h2d {{.*}} to %[[A1]]
-  // CHECK: scf.if
-  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]], %[[ACC]]
-  // CHECK: memref.store
-  // CHECK: vyre.copy_h2d {{.*}} to %[[A]]
-  %a = vyre.alloc : memref<16xf32>
-  %acc = vyre.alloc : memref<16xf32>
-  scf.for %i = %c0 to %c4 step %c1 {
-    %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
-    vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
-    scf.if %cond {
-      vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
-    }
-    memref.store %f, %log[%i] : memref<4xf32>
-  }
-  return
-}
-
 // Tests depth 3: copies two iterations ahead, three buffers in rotation.
 // The pipelined part covers iterations 0-5 (a main loop of one group, then
 // the last group, whose first iteration still copies iteration 5); 6 and 7

@@ -149,7 +149,10 @@ static void checkLowering(MLIRContext &ctx, ModuleOp module,
                           StringRef program) {
   errors.clear();
   PassManager lower(&ctx);
-  lower.addPass(vyre::createConvertVyreToGPUPass());
+  // The referee reads what calls touch from functions' vyre.effects.
+  vyre::ConvertVyreToGPUPassOptions lowering;
+  lowering.keepEffects = true;
+  lower.addPass(vyre::createConvertVyreToGPUPass(lowering));
   // The lowering may refuse what it cannot lower, with a diagnostic.
   if (failed(lower.run(module))) {
     if (errors.empty())
@@ -202,6 +205,7 @@ static void checkOnThisThread(StringRef program) {
 
   PassManager overlap(&ctx);
   overlap.addPass(vyre::createKernelAccessPass());
+  overlap.addPass(vyre::createFunctionEffectsPass());
   overlap.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
   overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass());
   if (failed(overlap.run(*module)))

@@ -170,13 +170,17 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
   overlap.sideStreams = sideStreams;
   overlap.asyncD2H = asyncD2H;
   pm.addPass(vyre::createKernelAccessPass());
+  pm.addPass(vyre::createFunctionEffectsPass());
   pm.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
   pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass(overlap));
   pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedulePass());
-  pm.addPass(vyre::createConvertVyreToGPUPass());
+  vyre::ConvertVyreToGPUPassOptions lowering;
+  lowering.keepEffects = true;
+  pm.addPass(vyre::createConvertVyreToGPUPass(lowering));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createGPUReferee());
+  pm.addPass(vyre::createConvertVyreToGPUPass());
   return runBuild(context, input, pm,
                   "overlapped build (--vyre-to-gpu-pipeline=verify=true)",
                   toLLVM);

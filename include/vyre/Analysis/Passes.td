@@ -43,4 +43,37 @@ def KernelAccessPass : Pass<"vyre-kernel-access", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::vyre::VyreDialect"];
 }
 
+def FunctionEffectsPass : Pass<"vyre-function-effects", "::mlir::ModuleOp"> {
+  let summary = "Record on each host function what a call to it may touch";
+  let description = [{
+    Computes, for every `func.func` with a body outside `gpu.module`s, what a
+    call to it may touch, and records it as `vyre.effects`:
+
+    - `"none"`: no memory its caller can see (only its own allocations);
+    - `"arguments"`: only memory reachable through its memref arguments,
+      read or written, on the host or on the device (through vyre ops); its
+      device work is done when it returns, as for any vyre function.
+
+    A function that may touch anything else (a global, memory through a
+    pointer, an op without declared effects, a call of unknown effect, a call
+    in a cycle of calls) gets no attribute, and a call to it may touch
+    anything. A `vyre.effects` the function already carries is replaced by
+    what its body shows. An external declaration keeps the attribute its
+    author wrote, which is a promise the passes trust:
+
+    ```mlir
+    func.func private @log_row(memref<16xf32>) attributes {vyre.effects = "arguments"}
+    func.func private @tick() attributes {vyre.effects = "none"}
+    ```
+
+    `--overlap-copies`, both referees and the simulator read the attribute
+    of a `func.call`'s callee: a call to a `"none"` function touches
+    nothing, one to an `"arguments"` function reads and writes its memref
+    operands (on the host, and as slots where they are), and any other call
+    touches everything. The pipelines run this pass after
+    `--vyre-kernel-access`.
+  }];
+  let dependentDialects = ["::mlir::vyre::VyreDialect"];
+}
+
 #endif // VYRE_ANALYSIS_PASSES_TD

@@ -47,7 +47,11 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
 
     The kernels' `vyre.access` summaries (see `--vyre-kernel-access`) are
     dropped, since upstream's lowering changes the kernels' signatures, and
-    so is `vyre.not_imported` (see `--convert-gpu-host-to-vyre`).
+    so is `vyre.not_imported` (see `--convert-gpu-host-to-vyre`). Functions'
+    `vyre.effects` (see `--vyre-function-effects`) are dropped too, unless
+    `keep-effects=true`: `--vyre-verify-gpu-streams` reads them to know what
+    a call touches, so a pipeline that runs it keeps them until after it and
+    then runs this pass again to drop them.
 
     An op the lowering cannot handle (a kernel without a body, a copy of a
     strided or offset view, vyre ops in a region of several blocks, a wait on
@@ -56,6 +60,10 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect"
+  ];
+  let options = [
+    Option<"keepEffects", "keep-effects", "bool", /*default=*/"false",
+           "Keep functions' vyre.effects, for --vyre-verify-gpu-streams">,
   ];
 }
 

@@ -44,7 +44,8 @@ struct VyreToGPUPipelineOptions
 };
 
 /// Adds to `pm` (anchored on `builtin.module`) the passes that take a vyre
-/// program to the gpu dialect: --vyre-kernel-access, --vyre-pipeline-loops
+/// program to the gpu dialect: --vyre-kernel-access, --vyre-function-effects,
+/// --vyre-pipeline-loops
 /// and --overlap-copies on every func.func,
 /// --convert-vyre-to-gpu, then canonicalize and cse. Upstream
 /// --gpu-lower-to-nvvm-pipeline continues from there.

@@ -108,7 +108,8 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     With `--remarks-filter=pipeline-loops`, a pipelined loop gets a `passed`
     remark with its depth and extra memory, a hoisted copy a `passed` remark,
     and a loop or copy left as it was a `missed` remark naming what blocked
-    it: values carried by the loop, an op of unknown effect, a buffer used
+    it: values carried by the loop, a branch in the body, an op of unknown
+    effect, a buffer used
     before its copy fills it or after the loop, a source computed by an op
     with effects, a body that may write the source.
 

@@ -206,15 +206,18 @@ struct ConvertVyreToGPUPass
 
   /// Drops the attributes vyre's passes leave for each other: the kernels'
   /// `vyre.access` summaries (upstream's lowering changes the kernels'
-  /// signatures) and functions' `vyre.not_imported`. Returns whether any was
-  /// dropped.
-  static bool dropVyreAttributes(ModuleOp module) {
+  /// signatures), functions' `vyre.not_imported`, and their `vyre.effects`
+  /// unless kept. Returns whether any was dropped.
+  bool dropVyreAttributes(ModuleOp module) {
+    SmallVector<StringRef, 3> names{VyreDialect::getKernelAccessAttrName(),
+                                    VyreDialect::getNotImportedAttrName()};
+    if (!keepEffects)
+      names.push_back(VyreDialect::getFunctionEffectsAttrName());
     bool dropped = false;
     module->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!isa<FunctionOpInterface>(op))
         return WalkResult::advance();
-      for (StringRef name : {VyreDialect::getKernelAccessAttrName(),
-                             VyreDialect::getNotImportedAttrName()})
+      for (StringRef name : names)
         dropped |= static_cast<bool>(op->removeAttr(name));
       return WalkResult::skip();
     });

@@ -8,6 +8,7 @@
 
 #include "vyre/Transforms/OverlapCopies/CopyRemarks.h"
 
+#include "vyre/Analysis/FunctionEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -120,4 +121,26 @@ void overlap::emitKernelSummaryRemarks(FunctionOpInterface function,
                   " has no 'vyre.access' summary (run --vyre-kernel-access "
                   "first): it is taken to read and write every argument";
   }
+}
+
+void overlap::emitUnknownCallRemarks(FunctionOpInterface function) {
+  function->walk([&](CallOpInterface call) {
+    if (getCalleeEffects(call))
+      return;
+    auto remark = remark::missed(call.getLoc(),
+                                 remarkOptions(function, "UnknownCall"));
+    if (!remark)
+      return;
+    std::string callee = "the callee";
+    if (auto symbol =
+            dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee())) {
+      callee.clear();
+      llvm::raw_string_ostream os(callee);
+      os << symbol;
+    }
+    remark << "call to " + callee +
+                  " may touch any buffer: the copies in flight are "
+                  "synchronized before it (give it a body, or declare "
+                  "'vyre.effects' on it)";
+  });
 }

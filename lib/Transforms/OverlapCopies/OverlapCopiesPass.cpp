@@ -50,6 +50,7 @@ struct OverlapCopiesPass
     }
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
     overlap::emitKernelSummaryRemarks(function, slots);
+    overlap::emitUnknownCallRemarks(function);
     overlap::CopyPlan plan =
         overlap::planCopyOverlap(function, slots,
                                  {hoist, sideStreams, asyncD2H});

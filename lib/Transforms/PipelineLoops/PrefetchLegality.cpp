@@ -14,7 +14,9 @@
 //    outside the loop by ops without effects, so it can be computed early;
 //  - no op of the body writes H, has unknown effects, or may touch any slot
 //    (an access the analysis cannot place could reach A through a copy the
-//    rewrite does not rename).
+//    rewrite does not rename);
+//  - the body has no scf.if: the rewrite writes the body out several times,
+//    and would multiply the paths through the function.
 //
 // The early copy then crosses only ops of later iterations that touch
 // neither A (renamed per iteration) nor H.
@@ -62,6 +64,14 @@ public:
     }
     if (loop.getUnsignedCmp()) {
       result.loopReason = "the loop compares its bounds unsigned";
+      return result;
+    }
+    // Each iteration's body is written out 2D + 1 times: branches would
+    // multiply the paths through the function (and those the referee checks).
+    if (loop.getBody()->walk([](scf::IfOp) { return WalkResult::interrupt(); })
+            .wasInterrupted()) {
+      result.loopReason = "the body branches (scf.if), and pipelining would "
+                          "write each branch out once per iteration it unrolls";
       return result;
     }
     for (Operation &op : loop.getBody()->without_terminator()) {

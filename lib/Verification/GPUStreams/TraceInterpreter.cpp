@@ -11,6 +11,8 @@
 
 #include "GPUWork.h"
 
+#include "vyre/Analysis/FunctionEffects.h"
+
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -314,14 +316,33 @@ LogicalResult TraceInterpreter::runDeviceOp(Operation *op) {
 // Host ops
 //===----------------------------------------------------------------------===//
 
+/// The effects of a call, from its callee's `vyre.effects`: none, a read
+/// and a write of each memref operand, or unknown.
+static std::optional<SmallVector<MemoryEffects::EffectInstance>>
+getCallEffects(CallOpInterface call) {
+  std::optional<vyre::FunctionEffects> callee = vyre::getCalleeEffects(call);
+  if (!callee)
+    return std::nullopt;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  if (*callee == vyre::FunctionEffects::Arguments)
+    for (OpOperand &operand : call->getOpOperands())
+      if (isa<BaseMemRefType>(operand.get().getType())) {
+        effects.emplace_back(MemoryEffects::Read::get(), &operand);
+        effects.emplace_back(MemoryEffects::Write::get(), &operand);
+      }
+  return effects;
+}
+
 /// A host op touches what its memory effects say: an effect on something
-/// other than a memref, an op without declared effects, or a call, touch
-/// everything.
+/// other than a memref, an op without declared effects, or a call without
+/// `vyre.effects` on its callee, touch everything.
 void TraceInterpreter::runHostOp(Operation *op) {
   Node node;
   node.op = op;
   std::optional<SmallVector<MemoryEffects::EffectInstance>> effects;
-  if (!isa<CallOpInterface>(op))
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    effects = getCallEffects(call);
+  else
     effects = getEffectsRecursively(op);
   if (!effects) {
     node.accesses.push_back({anyBuffer(), true});

@@ -25,6 +25,10 @@ void emitPlanRemarks(const CopyPlan &plan);
 void emitKernelSummaryRemarks(FunctionOpInterface function,
                               const SlotAccessAnalysis &slots);
 
+/// Says which calls in `function` may touch any buffer (their callee has no
+/// `vyre.effects`), which makes every copy in flight wait before them.
+void emitUnknownCallRemarks(FunctionOpInterface function);
+
 } // namespace mlir::vyre::overlap
 
 #endif // VYRE_TRANSFORMS_OVERLAPCOPIES_COPYREMARKS_H

@@ -68,10 +68,26 @@ static LogicalResult verifyKernelAccessAttr(Operation *op, Attribute value) {
   return success();
 }
 
+/// `vyre.effects` is "none" or "arguments", on a function.
+static LogicalResult verifyFunctionEffectsAttr(Operation *op,
+                                               Attribute value) {
+  StringLiteral name = VyreDialect::getFunctionEffectsAttrName();
+  if (!isa<FunctionOpInterface>(op))
+    return op->emitError("'") << name << "' belongs on a function";
+  auto effects = dyn_cast<StringAttr>(value);
+  if (!effects ||
+      (effects.getValue() != "none" && effects.getValue() != "arguments"))
+    return op->emitError("'")
+           << name << "' must be \"none\" or \"arguments\", not " << value;
+  return success();
+}
+
 LogicalResult VyreDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
   if (attribute.getName() == getKernelAccessAttrName())
     return verifyKernelAccessAttr(op, attribute.getValue());
+  if (attribute.getName() == getFunctionEffectsAttrName())
+    return verifyFunctionEffectsAttr(op, attribute.getValue());
   return success();
 }
 

@@ -58,6 +58,16 @@ def Vyre_Dialect : Dialect {
       return ::llvm::StringLiteral("vyre.access");
     }
 
+    /// `vyre.effects` on a function: what a call to it may touch. "none":
+    /// no memory its caller can see; "arguments": only memory reachable
+    /// through its memref arguments, host or device, with all device work
+    /// it starts done before it returns. `--vyre-function-effects` computes
+    /// it for functions with bodies; an external declaration may carry its
+    /// own. Without it, a call may touch anything.
+    static constexpr ::llvm::StringLiteral getFunctionEffectsAttrName() {
+      return ::llvm::StringLiteral("vyre.effects");
+    }
+
     /// `vyre.not_imported` on a function: --convert-gpu-host-to-vyre left
     /// its gpu host code as written, for the reason the string gives.
     static constexpr ::llvm::StringLiteral getNotImportedAttrName() {
