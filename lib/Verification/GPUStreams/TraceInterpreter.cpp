@@ -333,17 +333,37 @@ getCallEffects(CallOpInterface call) {
   return effects;
 }
 
+/// The effects of a host op and of the ops nested in it, calls taking their
+/// callee's `vyre.effects`; none if one of them may touch anything.
+static std::optional<SmallVector<MemoryEffects::EffectInstance>>
+getHostEffects(Operation *op) {
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    return getCallEffects(call);
+  if (op->getNumRegions() == 0 ||
+      !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return getEffectsRecursively(op);
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  if (auto effectOp = dyn_cast<MemoryEffectOpInterface>(op))
+    effectOp.getEffects(effects);
+  for (Region &region : op->getRegions())
+    for (Operation &nested : region.getOps()) {
+      std::optional<SmallVector<MemoryEffects::EffectInstance>> inner =
+          getHostEffects(&nested);
+      if (!inner)
+        return std::nullopt;
+      llvm::append_range(effects, *inner);
+    }
+  return effects;
+}
+
 /// A host op touches what its memory effects say: an effect on something
 /// other than a memref, an op without declared effects, or a call without
 /// `vyre.effects` on its callee, touch everything.
 void TraceInterpreter::runHostOp(Operation *op) {
   Node node;
   node.op = op;
-  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects;
-  if (auto call = dyn_cast<CallOpInterface>(op))
-    effects = getCallEffects(call);
-  else
-    effects = getEffectsRecursively(op);
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getHostEffects(op);
   if (!effects) {
     node.accesses.push_back({anyBuffer(), true});
   } else {

@@ -58,6 +58,12 @@ constexpr const char *kKernels = R"mlir(
     func.func private @opaque(%a: memref<16xf32>, %b: memref<16xf32>) attributes {gpu.kernel}
   }
   func.func private @host_call()
+  func.func private @host_tick() attributes {vyre.effects = "none"}
+  func.func @host_fill(%b: memref<16xf32>, %v: f32) {
+    %c0 = arith.constant 0 : index
+    memref.store %v, %b[%c0] : memref<16xf32>
+    return
+  }
 )mlir";
 
 constexpr const char *kKernelNames[] = {"r_w",  "r_r",      "w_w",
@@ -237,7 +243,16 @@ private:
         line("%p" + id + " = llvm.inttoptr %i" + id + " : i64 to !llvm.ptr");
         line("llvm.store %v, %p" + id + " : f32, !llvm.ptr");
       } else if (kind < 84) {
-        line("func.call @host_call() : () -> ()");
+        // A call of unknown effect, one that touches nothing, and one that
+        // writes its argument (--vyre-function-effects says which).
+        unsigned callee = uniform(0, 2);
+        if (callee == 0)
+          line("func.call @host_call() : () -> ()");
+        else if (callee == 1)
+          line("func.call @host_tick() : () -> ()");
+        else
+          line("func.call @host_fill(" + hostBuffer() +
+               ", %v) : (memref<16xf32>, f32) -> ()");
       } else if (kind < 87) {
         // A copy into the upper half of the big buffer: the same slot as
         // the lower view, through a strided view.
