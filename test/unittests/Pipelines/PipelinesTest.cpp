@@ -1,5 +1,7 @@
 //===- PipelinesTest.cpp - The pipelines through the C++ API -----*- C++ -*-===//
 
+#include "vyre/Analysis/Passes.h"
+#include "vyre/Dialect/Vyre/IR/VyreOps.h"
 #include "vyre/InitVyre.h"
 #include "vyre/Pipelines/Pipelines.h"
 
@@ -72,11 +74,71 @@ TEST(PipelinesTest, TheDropInMakesUpstreamHostCodeAsynchronous) {
 TEST(PipelinesTest, PipelineOptionsAreThePassesOwn) {
   VyreToGPUPipelineOptions options;
   ASSERT_TRUE(succeeded(options.parseFromString(
-      "hoist=false side-streams=3 max-traces=7 verify=true")));
+      "hoist=false side-streams=3 max-traces=7 verify=true "
+      "pipeline-depth=3 buffer-budget=4096")));
   EXPECT_FALSE(options.getOverlapCopiesPassOptions().hoist);
+  EXPECT_EQ(options.getPipelineLoopsPassOptions().pipelineDepth, 3u);
+  EXPECT_EQ(options.getPipelineLoopsPassOptions().bufferBudget, 4096u);
+  EXPECT_TRUE(options.pipelineLoops);
   EXPECT_EQ(options.getOverlapCopiesPassOptions().sideStreams, 3u);
   EXPECT_EQ(options.getVerifyGPUStreamsPassOptions().maxTraces, 7u);
   EXPECT_TRUE(options.verify);
+}
+
+} // namespace
+
+namespace {
+
+/// A loop streaming rows of a host array through one device buffer.
+constexpr const char *kLoopProgram = R"mlir(
+  gpu.module @k {
+    gpu.func @use(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @stream(%h: memref<4x16xf32> {vyre.pinned, llvm.noalias}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %a = vyre.alloc : memref<16xf32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+      vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+      vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    }
+    return
+  }
+)mlir";
+
+/// Counts the vyre.alloc ops in `module`.
+unsigned countAllocs(ModuleOp module) {
+  unsigned count = 0;
+  module.walk([&](AllocOp) { ++count; });
+  return count;
+}
+
+TEST(PipelinesTest, PipelineLoopsRotatesWithinTheBudget) {
+  DialectRegistry registry;
+  registerVyreDialects(registry);
+  MLIRContext context(registry);
+  for (auto [budget, allocs] : {std::pair<uint64_t, unsigned>{0, 1},
+                                std::pair<uint64_t, unsigned>{64, 2},
+                                std::pair<uint64_t, unsigned>{1024, 3}}) {
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(kLoopProgram, &context);
+    ASSERT_TRUE(module);
+    PassManager pm(&context);
+    PipelineLoopsPassOptions options;
+    options.pipelineDepth = 3;
+    options.bufferBudget = budget;
+    pm.addPass(createKernelAccessPass());
+    pm.addNestedPass<func::FuncOp>(createPipelineLoopsPass(options));
+    ASSERT_TRUE(succeeded(pm.run(*module)));
+    // One buffer per iteration in flight, as many as 64-byte buffers fit.
+    EXPECT_EQ(countAllocs(*module), allocs) << "budget " << budget;
+  }
 }
 
 } // namespace
