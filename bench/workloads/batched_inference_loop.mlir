@@ -1,9 +1,9 @@
 // Batched inference over an scf.for of 8 batches: 4 MiB in (~78 us), a 60 us
-// model, 4 MiB out, each batch a row of pinned host arrays. The input buffer
-// is double-buffered by --vyre-pipeline-loops; the output buffer is not (a
-// kernel's summary says it writes the buffer, not that it overwrites all of
-// it), so each batch's copy back still waits for its kernel and the next
-// kernel for that copy.
+// model, 4 MiB out, each batch a row of pinned host arrays. The launch
+// declares that it overwrites the output buffer (`overwrite`: a kernel's own
+// summary says only that it writes it), so --vyre-pipeline-loops rotates both
+// buffers: a batch's input copies in while the one before computes, and its
+// output copies back while the next one computes.
 module {
   gpu.module @k {
     func.func private @model(%x: memref<1048576xf32>, %y: memref<1048576xf32>) attributes {gpu.kernel}
@@ -20,7 +20,7 @@ module {
       %out = memref.subview %outputs[%i, 0] [1, 1048576] [1, 1] : memref<8x1048576xf32> to memref<1048576xf32, strided<[1], offset: ?>>
       vyre.copy_h2d %in to %x : memref<1048576xf32, strided<[1], offset: ?>> to memref<1048576xf32>
       vyre.dispatch @k::@model blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
-          args(%x, %y : memref<1048576xf32>, memref<1048576xf32>) access [read, write] {vyre.cost_us = 60.0}
+          args(%x, %y : memref<1048576xf32>, memref<1048576xf32>) access [read, overwrite] {vyre.cost_us = 60.0}
       vyre.copy_d2h %y to %out : memref<1048576xf32> to memref<1048576xf32, strided<[1], offset: ?>>
     }
     vyre.dealloc %x : memref<1048576xf32>

@@ -27,6 +27,7 @@ ArgumentAccess ArgumentAccess::fromKind(AccessKind kind) {
   case AccessKind::Read:
     return {true, false};
   case AccessKind::Write:
+  case AccessKind::Overwrite:
     return {false, true};
   case AccessKind::ReadWrite:
     return readWrite();

@@ -104,3 +104,37 @@ func.func @loop(%out: memref<16xf32> {vyre.pinned}, %n: index) {
   }
   return
 }
+
+// -----
+
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+
+// Tests that a D2H copy waits for the kernel that wrote its source, not for
+// a later kernel that touches neither its source nor its destination: its
+// record is right after the writer.
+// CHECK-LABEL: func.func @waits_for_the_writer_only
+// CHECK: vyre.dispatch @k::@write
+// CHECK-NEXT: %[[R:.+]] = vyre.record
+// CHECK-NEXT: vyre.dispatch @k::@read
+// CHECK-NEXT: vyre.copy_d2h_async {{.*}} after [%[[R]]]
+func.func @waits_for_the_writer_only(%out: memref<16xf32> {vyre.pinned, llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %y = vyre.alloc : memref<16xf32>
+  %other = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%other : memref<16xf32>)
+  vyre.copy_d2h %y to %out : memref<16xf32> to memref<16xf32>
+  return
+}

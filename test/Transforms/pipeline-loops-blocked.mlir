@@ -189,10 +189,64 @@ func.func @invariant_copies(%hw: memref<16xf32> {vyre.pinned, llvm.noalias}, %ou
   return
 }
 
+// Tests outputs that must not rotate, or whose copy back must stay in its
+// iteration: a launch that only writes the buffer (it may leave elements of
+// the previous iteration, which its copy back would then read), and a host
+// read of the copied-back result in the same iteration.
+// CHECK-LABEL: func.func @outputs_stay
+// CHECK: scf.for
+// CHECK: vyre.dispatch @m::@write_y {{.*}} args(%{{.+}}, %[[Y:[^ ]+]] :
+// CHECK-NEXT: vyre.copy_d2h %[[Y]]
+// CHECK: vyre.dispatch @m::@write_y {{.*}} args(%{{.+}}, %[[Y]] :
+// CHECK-NEXT: vyre.copy_d2h %[[Y]]
+// CHECK: vyre.dispatch @m::@write_y {{.*}} args(%{{.+}}, %[[Y2:[^ ]+]] : {{.*}} access [read, overwrite]
+// CHECK-NEXT: vyre.copy_d2h %[[Y2]]
+// CHECK-NEXT: memref.load
+// CHECK: scf.for
+// CHECK: vyre.dispatch @m::@write_y {{.*}} args(%{{.+}}, %[[Y3:[^ ]+]] : {{.*}} access [read, overwrite]
+// CHECK-NEXT: vyre.copy_d2h %[[Y3]]
+// CHECK-NEXT: memref.load
+gpu.module @m {
+  gpu.func @write_y(%x: memref<16xf32>, %y: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    memref.store %v, %y[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+func.func @outputs_stay(%in: memref<4x16xf32> {vyre.pinned, llvm.noalias}, %out: memref<4x16xf32> {vyre.pinned, llvm.noalias}, %log: memref<4xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %x = vyre.alloc : memref<16xf32>
+  %y = vyre.alloc : memref<16xf32>
+  %x2 = vyre.alloc : memref<16xf32>
+  %y2 = vyre.alloc : memref<16xf32>
+  // expected-remark @below {{loop pipelined at depth 2: 1 copies issued 1 iteration(s) ahead, 64 bytes of extra device memory}}
+  scf.for %i = %c0 to %c4 step %c1 {
+    %src = memref.subview %in[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    %dst = memref.subview %out[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %src to %x : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    vyre.dispatch @m::@write_y blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x, %y : memref<16xf32>, memref<16xf32>) access [read, write]
+    vyre.copy_d2h %y to %dst : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>>
+  }
+  // expected-remark @below {{loop pipelined at depth 2: 1 copies issued 1 iteration(s) ahead, 1 overwritten buffer(s) rotated, 128 bytes of extra device memory}}
+  scf.for %i = %c0 to %c4 step %c1 {
+    %src = memref.subview %in[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    %dst = memref.subview %out[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %src to %x2 : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    vyre.dispatch @m::@write_y blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x2, %y2 : memref<16xf32>, memref<16xf32>) access [read, overwrite]
+    vyre.copy_d2h %y2 to %dst : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    %first = memref.load %dst[%c0] : memref<16xf32, strided<[1], offset: ?>>
+    memref.store %first, %log[%i] : memref<4xf32>
+  }
+  return
+}
+
 // Tests the budget: with room for no extra buffer the loop is left, with a
 // remark.
 // RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops="buffer-budget=32" --remarks-filter=pipeline-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
-// BUDGET: remark: [Missed] PipelineBudget | {{.*}}loop not pipelined: one more buffer for each of its 1 copies needs 64 bytes, over the 32 bytes left of buffer-budget
+// BUDGET: remark: [Missed] PipelineBudget | {{.*}}loop not pipelined: one more copy of each of its 1 rotated buffer(s) needs 64 bytes, over the 32 bytes left of buffer-budget
 // RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops="buffer-budget=64 pipeline-depth=4" --remarks-filter=pipeline-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=CUT
 // CUT: pipeline depth cut from 4 to 2 to stay within buffer-budget
 // CUT: loop pipelined at depth 2: 1 copies issued 1 iteration(s) ahead, 64 bytes of extra device memory

@@ -20,11 +20,11 @@ gpu.module @k {
   }
 }
 
-// Tests a loop of 8 iterations at depth 2: the prologue copies iteration 0
-// into the original buffer, the loop runs pairs of iterations, each copying
-// the next iteration's row into the other buffer after its kernel, and the
-// last pair, written out, copies only iteration 7; the second buffer is
-// freed after.
+// Tests a loop of 8 iterations at depth 2. The prologue copies iteration 0
+// into the original buffer; slot 0 runs iteration 0 and copies iteration 1
+// into the new buffer; the loop runs slots 1-6 in pairs, each iteration on
+// its buffer and copying the next into the other; slot 7 copies nothing; the
+// new buffer is freed after.
 // CHECK-LABEL: func.func @static_trip_count
 // CHECK-SAME: (%[[H:[^:]+]]: memref<8x16xf32>
 func.func @static_trip_count(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}) {
@@ -36,18 +36,17 @@ func.func @static_trip_count(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}) {
   // CHECK: %[[A1:.+]] = vyre.alloc
   // CHECK: %[[ROW0:.+]] = memref.subview %[[H]][%c0, 0]
   // CHECK-NEXT: vyre.copy_h2d %[[ROW0]] to %[[A]]
-  // CHECK: scf.for %[[J:.+]] = %{{.+}} to %c6{{.*}} step %c2
   // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]], %[[ACC]] :
+  // CHECK: vyre.copy_h2d {{.*}} to %[[A1]]
+  // CHECK: scf.for %[[J:.+]] = %{{.+}} to %c7{{.*}} step %c2
+  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]], %[[ACC]] :
   // CHECK: %[[NEXT:.+]] = arith.addi %[[J]]
   // CHECK-NEXT: %[[ROW1:.+]] = memref.subview %[[H]][%[[NEXT]], 0]
-  // CHECK-NEXT: vyre.copy_h2d %[[ROW1]] to %[[A1]]
-  // CHECK: vyre.dispatch @k::@acc {{.*}} args(%[[A1]], %[[ACC]] :
+  // CHECK-NEXT: vyre.copy_h2d %[[ROW1]] to %[[A]]
+  // CHECK: vyre.dispatch @k::@acc {{.*}} args(%[[A]], %[[ACC]] :
   // CHECK: memref.subview %[[H]]
-  // CHECK-NEXT: vyre.copy_h2d {{.*}} to %[[A]]
-  // CHECK-NEXT: }
-  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]], %[[ACC]] :
-  // CHECK: memref.subview %[[H]][%c7
   // CHECK-NEXT: vyre.copy_h2d {{.*}} to %[[A1]]
+  // CHECK-NEXT: }
   // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]], %[[ACC]] :
   // CHECK-NEXT: vyre.dealloc %[[A1]]
   // CHECK-NOT: vyre.copy_h2d
@@ -79,14 +78,15 @@ func.func @dynamic_trip_count(%h: memref<?x16xf32> {vyre.pinned, llvm.noalias}, 
   // CHECK-NEXT: scf.if %[[ANY]] {
   // CHECK-NEXT: memref.subview
   // CHECK-NEXT: vyre.copy_h2d {{.*}} to %[[A]]
-  // CHECK: scf.for
-  // CHECK: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
-  // CHECK: vyre.copy_h2d {{.*}} to %[[A1]]
-  // CHECK: vyre.dispatch @k::@acc {{.*}} args(%[[A1]],
-  // CHECK: vyre.copy_h2d {{.*}} to %[[A]]
-  // CHECK-NEXT: }
   // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
   // CHECK: vyre.copy_h2d {{.*}} to %[[A1]]
+  // CHECK: %[[LAST:.+]] = arith.addi %[[P]], %c-1
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %[[LAST]]
+  // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]],
+  // CHECK: vyre.copy_h2d {{.*}} to %[[A]]
+  // CHECK: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
+  // CHECK: vyre.copy_h2d {{.*}} to %[[A1]]
+  // CHECK-NEXT: }
   // CHECK-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]],
   // CHECK-NEXT: }
   // CHECK: scf.for %{{.+}} = %[[P]] to %[[T]]
@@ -104,10 +104,59 @@ func.func @dynamic_trip_count(%h: memref<?x16xf32> {vyre.pinned, llvm.noalias}, 
   return
 }
 
+// Tests a buffer a launch declares it overwrites: it rotates too (no
+// iteration sees what the one before left in it), and its copy back to the
+// host is issued one iteration late, after the next iteration's launch, so
+// that the two run side by side. The last copies back follow the loop.
+// CHECK-LABEL: func.func @outputs_rotate
+// CHECK-SAME: %[[OUT:arg[0-9]+]]: memref<4x16xf32> {llvm.noalias, vyre.pinned}) {
+// CHECK: %[[X:.+]] = vyre.alloc
+// CHECK: %[[Y:.+]] = vyre.alloc
+// CHECK: %[[X1:.+]] = vyre.alloc
+// CHECK: %[[Y1:.+]] = vyre.alloc
+// CHECK: vyre.dispatch @m::@model {{.*}} args(%[[X]], %[[Y]] :
+// CHECK: scf.for %[[J:[^ ]+]] =
+// CHECK-NEXT: vyre.dispatch @m::@model {{.*}} args(%[[X1]], %[[Y1]] :
+// CHECK: vyre.copy_h2d {{.*}} to %[[X]]
+// CHECK: %[[PREV:.+]] = arith.addi %[[J]], %c-1
+// CHECK-NEXT: %[[ROW:.+]] = memref.subview %[[OUT]][%[[PREV]], 0]
+// CHECK-NEXT: vyre.copy_d2h %[[Y]] to %[[ROW]]
+// CHECK: vyre.dispatch @m::@model {{.*}} args(%[[X]], %[[Y]] :
+// CHECK: vyre.copy_d2h %[[Y1]] to
+// CHECK-NEXT: }
+// CHECK-NEXT: vyre.dispatch @m::@model {{.*}} args(%[[X1]], %[[Y1]] :
+// CHECK: vyre.copy_d2h %[[Y]] to
+// CHECK: vyre.copy_d2h %[[Y1]] to
+// CHECK-NEXT: vyre.dealloc %[[X1]]
+// CHECK-NEXT: vyre.dealloc %[[Y1]]
+gpu.module @m {
+  gpu.func @model(%x: memref<16xf32>, %y: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    memref.store %v, %y[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+func.func @outputs_rotate(%in: memref<4x16xf32> {vyre.pinned, llvm.noalias}, %out: memref<4x16xf32> {vyre.pinned, llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %x = vyre.alloc : memref<16xf32>
+  %y = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %src = memref.subview %in[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    %dst = memref.subview %out[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %src to %x : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    vyre.dispatch @m::@model blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x, %y : memref<16xf32>, memref<16xf32>) access [read, overwrite]
+    vyre.copy_d2h %y to %dst : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>>
+  }
+  return
+}
+
 // Tests depth 3: copies two iterations ahead, three buffers in rotation.
-// The pipelined part covers iterations 0-5 (a main loop of one group, then
-// the last group, whose first iteration still copies iteration 5); 6 and 7
-// run as written, on the original buffer.
+// The pipelined part covers iterations 0-5: the prologue copies 0 and 1,
+// slot 0 copies 2, the loop runs slots 1-3 (copying 3-5), slots 4 and 5
+// copy nothing; iterations 6 and 7 run as written, on the original buffer.
 // RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops="pipeline-depth=3" | FileCheck %s --check-prefix=DEPTH3
 // DEPTH3-LABEL: func.func @static_trip_count
 // DEPTH3: %[[A:.+]] = vyre.alloc
@@ -116,16 +165,16 @@ func.func @dynamic_trip_count(%h: memref<?x16xf32> {vyre.pinned, llvm.noalias}, 
 // DEPTH3: %[[A2:.+]] = vyre.alloc
 // DEPTH3: vyre.copy_h2d {{.*}} to %[[A]]
 // DEPTH3: vyre.copy_h2d {{.*}} to %[[A1]]
-// DEPTH3: scf.for {{.*}} to %c3{{.*}} step %c3
 // DEPTH3-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
 // DEPTH3: vyre.copy_h2d {{.*}} to %[[A2]]
-// DEPTH3: vyre.dispatch @k::@acc {{.*}} args(%[[A1]],
+// DEPTH3: scf.for {{.*}} to %c4{{.*}} step %c3
+// DEPTH3-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]],
 // DEPTH3: vyre.copy_h2d {{.*}} to %[[A]]
 // DEPTH3: vyre.dispatch @k::@acc {{.*}} args(%[[A2]],
 // DEPTH3: vyre.copy_h2d {{.*}} to %[[A1]]
-// DEPTH3-NEXT: }
-// DEPTH3-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
+// DEPTH3: vyre.dispatch @k::@acc {{.*}} args(%[[A]],
 // DEPTH3: vyre.copy_h2d {{.*}} to %[[A2]]
+// DEPTH3-NEXT: }
 // DEPTH3-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A1]],
 // DEPTH3-NEXT: vyre.dispatch @k::@acc {{.*}} args(%[[A2]],
 // DEPTH3-COUNT-2: vyre.copy_h2d {{.*}} to %[[A]]

@@ -13,19 +13,39 @@ using namespace mlir::vyre;
 using namespace mlir::vyre::overlap;
 
 /// A copy into the host stays where it is, on the stream after the side
-/// streams, after the main stream's work so far (which wrote its source),
-/// after a copy still writing its source, and after the copies still reading
-/// its destination.
+/// streams. It waits for what may still be writing its source, or touching
+/// its destination, on the device: a copy still writing the source, the
+/// copies still reading the destination, and, through a record, the main
+/// stream's progress past the last op with device work that wrote the
+/// source or touched the destination (the whole stream when an op of
+/// unknown effect did) -- not past unrelated kernels.
 SmallVector<PlannedDependency> PlacementPlanner::findCopyToHostDependencies(
     CopyD2HOp copy, ArrayRef<unsigned> sourceSlots, Value hostRoot,
     const Stamp &previous, BlockState &state) {
   LastAccesses &last = state.last;
   SmallVector<PlannedDependency> dependencies;
+  Stamp mainStreamWork;
+  auto follow = [&](const Stamp &stamp) {
+    if (std::optional<AsyncCopy> async = asyncCopyAt(stamp))
+      dependencies.push_back(async->token);
+    else if (mayHaveDeviceWork(stamp))
+      mainStreamWork.keepLatest(stamp);
+  };
   Stamp lastWrite = last.anySlotWrite;
   for (unsigned slot : sourceSlots)
     lastWrite.keepLatest(last.slotWrite.lookup(slot));
-  if (std::optional<AsyncCopy> writer = asyncCopyAt(lastWrite))
-    dependencies.push_back(writer->token);
+  follow(lastWrite);
+  follow(last.lastWriterOf(hostRoot, last.deviceHostWrite,
+                           last.anyDeviceHostWrite, context.hostAliasing));
+  // A destination that is also a slot (a function argument): kernels that
+  // read or write it.
+  SmallVector<unsigned> hostSlots;
+  if (slots.getSlotNumber(hostRoot))
+    hostSlots = slots.getSlotsOf(hostRoot);
+  Stamp lastHostSlotAccess = hostSlots.empty() ? Stamp() : last.anySlot;
+  for (unsigned slot : hostSlots)
+    lastHostSlotAccess.keepLatest(last.slot.lookup(slot));
+  follow(lastHostSlotAccess);
   SmallVector<std::pair<const std::pair<Value, int64_t> *, Stamp>> readers;
   for (auto &[key, reader] : last.copyReadingHost)
     if (context.hostAliasing.mayAlias(key.first, hostRoot))
@@ -36,7 +56,18 @@ SmallVector<PlannedDependency> PlacementPlanner::findCopyToHostDependencies(
   for (auto &entry : readers)
     if (std::optional<AsyncCopy> reader = asyncCopyAt(entry.second))
       dependencies.push_back(reader->token);
-  dependencies.push_back(recordAfter(state, previous, copy.getLoc()));
+  // Outside the entry block, earlier iterations or the ops before the
+  // region may still be at work on the source or the destination.
+  bool busyAtStart =
+      (!lastWrite && slotMayBeBusyAtStart(*state.block, copy.getSource(),
+                                          sourceSlots)) ||
+      (!lastHostSlotAccess && !hostSlots.empty() &&
+       slotMayBeBusyAtStart(*state.block, hostRoot, hostSlots)) ||
+      hostBufferMayBeBusyAtStart(*state.block, hostRoot);
+  if (mainStreamWork)
+    dependencies.push_back(recordAfter(state, mainStreamWork, copy.getLoc()));
+  else if (busyAtStart)
+    dependencies.push_back(recordAfter(state, Stamp(), copy.getLoc()));
   return unique(dependencies);
 }
 

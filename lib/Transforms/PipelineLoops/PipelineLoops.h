@@ -34,18 +34,30 @@ namespace mlir::vyre::pipeline {
 
 constexpr llvm::StringLiteral kRemarkCategory = "pipeline-loops";
 
-/// A copy that fills `buffer` at the start of every iteration, which the
-/// loop may issue early into rotating copies of `buffer`.
-struct PrefetchedCopy {
-  CopyH2DOp copy;
+/// A buffer whose contents no iteration inherits from the one before, so
+/// that each iteration may use its own copy of it: one that a copy fills at
+/// the start of every iteration (the copy is then issued early), or one that
+/// a launch declared to `overwrite` is the first to touch.
+struct RotatedBuffer {
   AllocOp buffer;
   /// Size of one copy of the buffer.
   uint64_t bytes = 0;
-  /// The pure ops of the body that compute the copy's source, in order.
+  /// The copy that fills it, issued early; null for an overwritten buffer.
+  CopyH2DOp fill;
+  /// The pure ops of the body that compute the fill's source, in order.
   SmallVector<Operation *> sourceSlice;
 };
 
-/// A copy of the loop body that cannot be prefetched, and why.
+/// A copy back to the host from an overwritten rotated buffer, which the
+/// rewrite issues one iteration late: after the next iteration's launches,
+/// so that it runs beside them.
+struct DeferredCopy {
+  CopyD2HOp copy;
+  /// The pure ops of the body that compute its destination, in order.
+  SmallVector<Operation *> targetSlice;
+};
+
+/// A copy of the loop body that cannot be issued early, and why.
 struct RejectedCopy {
   CopyH2DOp copy;
   std::string reason;
@@ -55,12 +67,13 @@ struct RejectedCopy {
 struct LoopPrefetchAnalysis {
   /// Why the loop as a whole cannot be pipelined; empty if it can.
   std::string loopReason;
-  SmallVector<PrefetchedCopy> prefetched;
+  SmallVector<RotatedBuffer> rotated;
+  SmallVector<DeferredCopy> deferred;
   SmallVector<RejectedCopy> rejected;
 };
 
-/// Finds the copies of `loop`'s body that may be issued early into rotating
-/// buffers.
+/// Finds the buffers of `loop`'s body that may rotate: those filled by a
+/// copy that may be issued early, and those a launch overwrites.
 LoopPrefetchAnalysis analyzeLoopPrefetch(scf::ForOp loop,
                                          const SlotAccessAnalysis &slots,
                                          HostBufferAliasing &hostAliasing);
@@ -69,11 +82,12 @@ LoopPrefetchAnalysis analyzeLoopPrefetch(scf::ForOp loop,
 bool mayWriteHostBuffer(const SideAccess &side, Value hostRoot,
                         HostBufferAliasing &hostAliasing);
 
-/// Rewrites `loop` so that each prefetched copy is issued `depth - 1`
-/// iterations ahead into `depth` rotating buffers (the original and
-/// `depth - 1` new ones), with a prologue and an epilogue, and erases it.
+/// Rewrites `loop` so that iteration i uses copy i mod `depth` of each
+/// rotated buffer (the original and `depth - 1` new ones), each fill issued
+/// `depth - 1` iterations ahead and each deferred copy one iteration late,
+/// and erases it.
 /// The caller tags what it emitted (tagOpsInPlaceOfLoop).
-void emitPipelinedLoop(scf::ForOp loop, ArrayRef<PrefetchedCopy> copies,
+void emitPipelinedLoop(scf::ForOp loop, const LoopPrefetchAnalysis &analysis,
                        unsigned depth);
 
 /// Moves the loop-invariant copies out of `loop`, in front of it; returns
@@ -96,7 +110,7 @@ void emitIf(OpBuilder &builder, Location loc, Value condition,
             const std::function<void(OpBuilder &)> &body);
 
 /// Erases the ops in [first, last), nested ones included, whose results
-/// nothing uses and that have no effects: constants the index arithmetic
+/// nothing uses and that have no memory effects at all: constants the index arithmetic
 /// folded, views only the moved copies used.
 void eraseDeadOps(Block::iterator first, Block::iterator last);
 

@@ -115,16 +115,17 @@ private:
       remark::missed(rejected.copy.getLoc(), options("CopyNotPrefetched"))
           << "copy into " + slotOf(rejected.copy) +
                  " is not issued early: " + rejected.reason;
-    if (analysis.prefetched.empty()) {
+    if (analysis.rotated.empty()) {
       if (hasCopies)
         remark::missed(loop.getLoc(), options("LoopNotPipelined"))
-            << "loop not pipelined: no copy can be issued early";
+            << "loop not pipelined: no copy can be issued early, and no "
+               "buffer is overwritten by a launch";
       return false;
     }
     std::optional<unsigned> depth = chooseDepth(loop, analysis);
     if (!depth)
       return false;
-    emitPipelinedLoop(loop, analysis.prefetched, *depth);
+    emitPipelinedLoop(loop, analysis, *depth);
     return true;
   }
 
@@ -132,16 +133,20 @@ private:
   std::optional<unsigned> chooseDepth(scf::ForOp loop,
                                       const LoopPrefetchAnalysis &analysis) {
     uint64_t bytesPerBuffer = 0;
-    for (const PrefetchedCopy &copy : analysis.prefetched)
-      bytesPerBuffer += copy.bytes;
+    for (const RotatedBuffer &rotated : analysis.rotated)
+      bytesPerBuffer += rotated.bytes;
     unsigned depth = pipelineDepth;
     while (depth >= 2 && (depth - 1) * bytesPerBuffer > budgetLeft)
       --depth;
-    std::string copies = std::to_string(analysis.prefetched.size());
+    unsigned numFills = llvm::count_if(
+        analysis.rotated,
+        [](const RotatedBuffer &rotated) { return bool(rotated.fill); });
+    unsigned numOverwritten = analysis.rotated.size() - numFills;
     if (depth < 2) {
       remark::missed(loop.getLoc(), options("PipelineBudget"))
-          << "loop not pipelined: one more buffer for each of its " + copies +
-                 " copies needs " + std::to_string(bytesPerBuffer) +
+          << "loop not pipelined: one more copy of each of its " +
+                 std::to_string(analysis.rotated.size()) +
+                 " rotated buffer(s) needs " + std::to_string(bytesPerBuffer) +
                  " bytes, over the " + std::to_string(budgetLeft) +
                  " bytes left of buffer-budget";
       return std::nullopt;
@@ -153,10 +158,15 @@ private:
                  " to stay within buffer-budget";
     uint64_t extra = (depth - 1) * bytesPerBuffer;
     budgetLeft -= extra;
+    std::string overwritten =
+        numOverwritten == 0 ? ""
+                            : ", " + std::to_string(numOverwritten) +
+                                  " overwritten buffer(s) rotated";
     remark::passed(loop.getLoc(), options("LoopPipelined"))
         << "loop pipelined at depth " + std::to_string(depth) + ": " +
-               copies + " copies issued " + std::to_string(depth - 1) +
-               " iteration(s) ahead, " + std::to_string(extra) +
+               std::to_string(numFills) + " copies issued " +
+               std::to_string(depth - 1) + " iteration(s) ahead" +
+               overwritten + ", " + std::to_string(extra) +
                " bytes of extra device memory";
     return depth;
   }

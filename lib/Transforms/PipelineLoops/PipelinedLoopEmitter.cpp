@@ -1,24 +1,25 @@
 //===- PipelinedLoopEmitter.cpp - A loop with copies issued early -*- C++ -*-===//
 //
-// Rewrites an scf.for whose prefetched copies fill buffers A_k into a
-// software pipeline of depth D (each copy issued a = D - 1 iterations ahead):
+// Rewrites an scf.for whose rotated buffers A_k are filled by copies (or
+// overwritten by a launch) into a software pipeline of depth D. Iteration i
+// uses A_k[i mod D]: A_k itself and D - 1 new vyre.alloc buffers. Slot i
+// runs the body of iteration i (without its fills and deferred copies back
+// to the host), then the fills of iteration i + a (a = D - 1), then the
+// deferred copies back of iteration i - 1:
 //
-//   A_k[0] = A_k, A_k[1..D-1] = new vyre.alloc      // rotating buffers
 //   T = trip count, P = (T / D) * D                 // pipelined iterations
 //   if P > 0:
-//     prologue:   copies of iterations 0 .. a-1
-//     main loop:  for j = 0 to P - D step D:
-//                   for r < D: body of iteration j + r on A_k[r],
-//                              then the copies of iteration j + r + a
-//     last group: iterations P - D .. P - 1, each followed by the copies
-//                 a iterations ahead while those stay below P
-//   remainder:    for i = P to T: the original body, on A_k itself
+//     fills of iterations 0 .. a-1                  // prologue
+//     slot 0                                        // nothing deferred yet
+//     for j = 1 to P - D + 1 step D:
+//       slots j .. j + D - 1
+//     slots P - D + 1 .. P - 1, without fills       // they would pass P
+//     deferred copies of iteration P - 1
+//   for i = P to T: the original body, on A_k       // remainder
 //   vyre.dealloc A_k[1..D-1]
 //
-// Iteration i < P always uses A_k[i mod D], and its copies were issued into
-// that buffer a iterations before. The remainder (fewer than D iterations)
-// runs as written. A constant trip count folds the guard away and writes
-// the remainder out; otherwise the rewrite adds one scf.if and one scf.for.
+// A constant trip count folds the guard away and writes the remainder out;
+// otherwise the rewrite adds one scf.if and one scf.for.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,7 +73,8 @@ void pipeline::eraseDeadOps(Block::iterator first, Block::iterator last) {
   // Users come after their operands' definitions: erase back to front. Ops
   // with regions stay, so no erased op holds one still to visit.
   for (Operation *op : llvm::reverse(ops))
-    if (op->getNumRegions() == 0 && isOpTriviallyDead(op))
+    if (op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+        isOpTriviallyDead(op))
       op->erase();
 }
 
@@ -89,12 +91,16 @@ namespace {
 
 class PipelinedLoopEmitter {
 public:
-  PipelinedLoopEmitter(scf::ForOp loop, ArrayRef<PrefetchedCopy> copies,
+  PipelinedLoopEmitter(scf::ForOp loop, const LoopPrefetchAnalysis &analysis,
                        unsigned depth)
-      : loop(loop), copies(copies.begin(), copies.end()), depth(depth), ahead(depth - 1),
-        loc(loop.getLoc()) {
-    for (PrefetchedCopy &copy : this->copies)
-      prefetchedOps.insert(copy.copy.getOperation());
+      : loop(loop), copies(analysis.rotated.begin(), analysis.rotated.end()),
+        deferred(analysis.deferred.begin(), analysis.deferred.end()),
+        depth(depth), ahead(depth - 1), loc(loop.getLoc()) {
+    for (RotatedBuffer &copy : copies)
+      if (copy.fill)
+        movedOps.insert(copy.fill.getOperation());
+    for (DeferredCopy &copy : deferred)
+      movedOps.insert(copy.copy.getOperation());
   }
 
   void run() {
@@ -119,7 +125,7 @@ public:
 
 private:
   void allocateRotatingBuffers(OpBuilder &builder) {
-    for (PrefetchedCopy &copy : copies) {
+    for (RotatedBuffer &copy : copies) {
       SmallVector<Value> &buffers = rotating.emplace_back();
       buffers.push_back(copy.buffer.getResult());
       for (unsigned i = 1; i < depth; ++i)
@@ -144,16 +150,35 @@ private:
                                                scaled);
   }
 
-  /// The body of iteration `iteration`, on rotating buffer `set`, without
-  /// its prefetched copies.
-  void emitIteration(OpBuilder &builder, Value iteration, unsigned set) {
+  /// Maps the induction variable to its value in `iteration` and every
+  /// rotated buffer to its copy `set`.
+  IRMapping mapIteration(OpBuilder &builder, Value iteration, unsigned set) {
     IRMapping mapping;
     mapping.map(loop.getInductionVar(), inductionValue(builder, iteration));
     for (auto [copy, buffers] : llvm::zip(copies, rotating))
       mapping.map(copy.buffer.getResult(), buffers[set]);
+    return mapping;
+  }
+
+  /// The body of iteration `iteration`, on rotating buffer `set`, without
+  /// its fills and deferred copies.
+  void emitIteration(OpBuilder &builder, Value iteration, unsigned set) {
+    IRMapping mapping = mapIteration(builder, iteration, set);
     for (Operation &op : loop.getBody()->without_terminator())
-      if (!prefetchedOps.contains(&op))
+      if (!movedOps.contains(&op))
         builder.clone(op, mapping);
+  }
+
+  /// The deferred copies of iteration `iteration`, from rotating buffer
+  /// `set`, with the ops computing their destinations.
+  void emitDeferred(OpBuilder &builder, Value iteration, unsigned set) {
+    IRMapping mapping = mapIteration(builder, iteration, set);
+    for (DeferredCopy &copy : deferred) {
+      for (Operation *op : copy.targetSlice)
+        if (!mapping.contains(op->getResult(0)))
+          builder.clone(*op, mapping);
+      builder.clone(*copy.copy, mapping);
+    }
   }
 
   /// The prefetched copies of iteration `iteration`, into rotating buffer
@@ -162,11 +187,13 @@ private:
     IRMapping mapping;
     mapping.map(loop.getInductionVar(), inductionValue(builder, iteration));
     for (auto [copy, buffers] : llvm::zip(copies, rotating)) {
+      if (!copy.fill)
+        continue;
       for (Operation *op : copy.sourceSlice)
         if (!mapping.contains(op->getResult(0)))
           builder.clone(*op, mapping);
       mapping.map(copy.buffer.getResult(), buffers[set]);
-      builder.clone(*copy.copy, mapping);
+      builder.clone(*copy.fill, mapping);
     }
   }
 
@@ -179,30 +206,42 @@ private:
       builder.clone(op, mapping);
   }
 
-  /// A group of D iterations starting at `first` (a multiple of D); the
-  /// copies ahead are issued for the first `numPrefetching` iterations.
-  void emitGroup(OpBuilder &builder, Value first, unsigned numPrefetching) {
-    for (unsigned r = 0; r < depth; ++r) {
-      Value iteration = add(builder, first, r);
-      emitIteration(builder, iteration, r);
-      if (r < numPrefetching)
-        emitCopies(builder, add(builder, iteration, ahead),
-                   (r + ahead) % depth);
-    }
+  /// One slot of the pipeline: the body of iteration `iteration` on buffer
+  /// `set` (its iteration number mod D), then the fills of the iteration
+  /// `ahead` later, then the deferred copies of the iteration before.
+  void emitSlot(OpBuilder &builder, Value iteration, unsigned set, bool fills,
+                bool deferredCopies) {
+    emitIteration(builder, iteration, set);
+    if (fills)
+      emitCopies(builder, add(builder, iteration, ahead), (set + ahead) % depth);
+    if (deferredCopies)
+      emitDeferred(builder, add(builder, iteration, -1),
+                   (set + depth - 1) % depth);
   }
 
-  /// Iterations [0, pipelined): the prologue, the main loop, the last group.
+  /// Iterations [0, pipelined), `pipelined` a positive multiple of D: the
+  /// fills of the first D - 1 iterations, slot 0 (nothing deferred before
+  /// it), a loop over groups of D slots starting at 1, the last D - 1 slots
+  /// (whose fills would be past the end), and the last deferred copies.
   void emitPipelinedPart(OpBuilder &builder, Value pipelined) {
     for (unsigned p = 0; p < ahead; ++p)
       emitCopies(builder, constant(builder, p), p);
-    Value lastGroup = add(builder, pipelined, -static_cast<int64_t>(depth));
-    if (!matchPattern(lastGroup, m_Zero())) {
-      auto mainLoop = scf::ForOp::create(builder, loc, constant(builder, 0),
-                                         lastGroup, constant(builder, depth));
+    emitSlot(builder, constant(builder, 0), 0, /*fills=*/true,
+             /*deferredCopies=*/false);
+    Value lastPart =
+        add(builder, pipelined, 1 - static_cast<int64_t>(depth));
+    if (!matchPattern(lastPart, m_One())) {
+      auto mainLoop = scf::ForOp::create(builder, loc, constant(builder, 1),
+                                         lastPart, constant(builder, depth));
       OpBuilder inside(mainLoop.getBody()->getTerminator());
-      emitGroup(inside, mainLoop.getInductionVar(), depth);
+      for (unsigned r = 0; r < depth; ++r)
+        emitSlot(inside, add(inside, mainLoop.getInductionVar(), r),
+                 (1 + r) % depth, /*fills=*/true, /*deferredCopies=*/true);
     }
-    emitGroup(builder, lastGroup, depth - ahead);
+    for (unsigned r = 0; r + 1 < depth; ++r)
+      emitSlot(builder, add(builder, lastPart, r), (1 + r) % depth,
+               /*fills=*/false, /*deferredCopies=*/true);
+    emitDeferred(builder, add(builder, pipelined, -1), depth - 1);
   }
 
   /// Iterations [pipelined, tripCount), as written: a loop, or written out
@@ -222,19 +261,22 @@ private:
   }
 
   scf::ForOp loop;
-  SmallVector<PrefetchedCopy> copies;
+  /// The rotated buffers, with their fills.
+  SmallVector<RotatedBuffer> copies;
+  SmallVector<DeferredCopy> deferred;
   unsigned depth;
   unsigned ahead;
   Location loc;
-  /// For each prefetched copy, its buffer's rotating copies.
+  /// For each rotated buffer, its copies.
   SmallVector<SmallVector<Value>> rotating;
-  llvm::DenseSet<Operation *> prefetchedOps;
+  /// The fills and deferred copies, which leave their place in the body.
+  llvm::DenseSet<Operation *> movedOps;
 };
 
 } // namespace
 
 void pipeline::emitPipelinedLoop(scf::ForOp loop,
-                                 ArrayRef<PrefetchedCopy> copies,
+                                 const LoopPrefetchAnalysis &analysis,
                                  unsigned depth) {
-  PipelinedLoopEmitter(loop, copies, depth).run();
+  PipelinedLoopEmitter(loop, analysis, depth).run();
 }

@@ -21,6 +21,12 @@
 // The early copy then crosses only ops of later iterations that touch
 // neither A (renamed per iteration) nor H.
 //
+// A buffer Y that a launch declares it overwrites (`access [..., overwrite]`)
+// rotates too, without a copy, on the same conditions of where Y is used:
+// the launch is the first op of the body to touch it, so no iteration sees
+// what the one before left in it. Its copy back to the host (a D2H copy
+// after the launch) then need not finish before the next iteration's launch.
+//
 //===----------------------------------------------------------------------===//
 
 #include "PipelineLoops.h"
@@ -84,21 +90,110 @@ public:
       return result;
     for (auto [index, op] :
          llvm::enumerate(loop.getBody()->without_terminator())) {
+      if (auto dispatch = dyn_cast<DispatchOp>(&op))
+        collectOverwritten(dispatch, result);
       auto copy = dyn_cast<CopyH2DOp>(&op);
       if (!copy)
         continue;
-      PrefetchedCopy prefetched;
-      std::string reason = check(copy, index, prefetched);
+      RotatedBuffer rotated;
+      std::string reason = check(copy, index, rotated);
       if (reason.empty())
-        result.prefetched.push_back(std::move(prefetched));
+        result.rotated.push_back(std::move(rotated));
       else
         result.rejected.push_back({copy, std::move(reason)});
     }
+    for (auto [index, op] :
+         llvm::enumerate(loop.getBody()->without_terminator()))
+      if (auto copy = dyn_cast<CopyD2HOp>(&op))
+        if (std::optional<DeferredCopy> deferred =
+                checkDeferred(copy, index, result))
+          result.deferred.push_back(std::move(*deferred));
     return result;
   }
 
 private:
-  std::string check(CopyH2DOp copy, unsigned index, PrefetchedCopy &result) {
+  /// Adds the buffers `dispatch` declares it overwrites that may rotate: a
+  /// whole vyre.alloc buffer from outside the loop, which nothing in the body
+  /// touches before the dispatch and nothing after the loop uses.
+  void collectOverwritten(DispatchOp dispatch, LoopPrefetchAnalysis &result) {
+    for (auto [index, operand] :
+         llvm::enumerate(dispatch.getKernelOperands())) {
+      if (dispatch.getDeclaredAccess(index) != AccessKind::Overwrite)
+        continue;
+      auto alloc = operand.getDefiningOp<AllocOp>();
+      if (!alloc || loop->isAncestor(alloc) ||
+          llvm::any_of(result.rotated, [&](const RotatedBuffer &rotated) {
+            return rotated.buffer == alloc;
+          }))
+        continue;
+      std::optional<uint64_t> bytes = getByteSize(alloc.getType());
+      if (!bytes || !checkBufferUses(dispatch, alloc, "").empty() ||
+          llvm::any_of(footprints, [](const OpFootprint &footprint) {
+            return footprint.device.slots.isUnknown() ||
+                   footprint.host.slots.isUnknown();
+          }))
+        continue;
+      RotatedBuffer rotated;
+      rotated.buffer = alloc;
+      rotated.bytes = *bytes;
+      result.rotated.push_back(std::move(rotated));
+    }
+  }
+
+  bool mayAliasHost(Value lhs, Value rhs) {
+    return lhs == rhs || hostAliasing.mayAlias(lhs, rhs);
+  }
+
+  /// Whether `side` may read or write the host buffer `root`.
+  bool mayTouchHost(const SideAccess &side, Value root) {
+    if (side.anyHostRead || side.anyHostWrite)
+      return true;
+    auto aliases = [&](Value other) { return mayAliasHost(other, root); };
+    return llvm::any_of(side.hostReads, aliases) ||
+           llvm::any_of(side.hostWrites, aliases);
+  }
+
+  /// The copy back as a deferred copy, if it reads a rotated buffer that a
+  /// launch overwrites and may run one iteration late: after the rest of
+  /// its body, the fills issued meanwhile and the next iteration's body.
+  /// None of those may touch its host destination, and the ops after it in
+  /// its own body may not write its source (the next iteration's body uses
+  /// the next rotated buffer).
+  std::optional<DeferredCopy> checkDeferred(CopyD2HOp copy, unsigned index,
+                                            const LoopPrefetchAnalysis &result) {
+    auto source = llvm::find_if(result.rotated, [&](const RotatedBuffer &r) {
+      AllocOp buffer = r.buffer;
+      return !r.fill && buffer.getResult() == copy.getSource();
+    });
+    if (source == result.rotated.end())
+      return std::nullopt;
+    AllocOp sourceBuffer = source->buffer;
+    DeferredCopy deferred;
+    deferred.copy = copy;
+    if (failed(collectSlice(copy.getTarget(), deferred.targetSlice)))
+      return std::nullopt;
+    Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getTarget());
+    std::optional<unsigned> hostSlot = slots.getSlotNumber(hostRoot);
+    unsigned sourceSlot = *slots.getSlotNumber(sourceBuffer.getResult());
+    for (auto [otherIndex, other] :
+         llvm::enumerate(loop.getBody()->without_terminator())) {
+      if (&other == copy.getOperation())
+        continue;
+      const OpFootprint &footprint = footprints[otherIndex];
+      if (mayTouchHost(footprint.device, hostRoot) ||
+          mayTouchHost(footprint.host, hostRoot))
+        return std::nullopt;
+      if (hostSlot && (footprint.device.slots.mayAccess(*hostSlot) ||
+                       footprint.host.slots.mayAccess(*hostSlot)))
+        return std::nullopt;
+      if (otherIndex > index && (footprint.device.slots.mayWrite(sourceSlot) ||
+                                 footprint.host.slots.mayWrite(sourceSlot)))
+        return std::nullopt;
+    }
+    return deferred;
+  }
+
+  std::string check(CopyH2DOp copy, unsigned index, RotatedBuffer &result) {
     auto alloc = copy.getTarget().getDefiningOp<AllocOp>();
     if (!alloc || loop->isAncestor(alloc))
       return "its destination is not a whole vyre.alloc buffer allocated "
@@ -111,7 +206,7 @@ private:
     if (std::string reason = checkBufferUses(copy, alloc, slotName);
         !reason.empty())
       return reason;
-    if (failed(collectSourceSlice(copy, result.sourceSlice)))
+    if (failed(collectSlice(copy.getSource(), result.sourceSlice)))
       return "its source is computed inside the loop by an op with effects";
     Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
     for (auto [otherIndex, other] :
@@ -132,20 +227,20 @@ private:
                " before the copy fills it: an iteration sees what the one "
                "before left";
     }
-    result.copy = copy;
+    result.fill = copy;
     result.buffer = alloc;
     result.bytes = *bytes;
     return "";
   }
 
-  /// Checks that every use of the buffer is the copy's, an op in the body
+  /// Checks that every use of the buffer is `first`'s, an op in the body
   /// after it, an op before the loop that makes no view of it, or a free.
-  std::string checkBufferUses(CopyH2DOp copy, AllocOp alloc,
+  std::string checkBufferUses(Operation *first, AllocOp alloc,
                               const std::string &slotName) {
     Block *body = loop.getBody();
     for (Operation *user : alloc->getUsers()) {
       if (Operation *inBody = body->findAncestorOpInBlock(*user)) {
-        if (inBody != copy.getOperation() && inBody->isBeforeInBlock(copy))
+        if (inBody != first && inBody->isBeforeInBlock(first))
           return describeOp(inBody) + " touches " + slotName +
                  " before the copy fills it: an iteration sees what the one "
                  "before left";
@@ -164,12 +259,11 @@ private:
     return "";
   }
 
-  /// Collects, in body order, the ops of the body that compute the copy's
-  /// source; fails if one of them has effects or regions.
-  LogicalResult collectSourceSlice(CopyH2DOp copy,
-                                   SmallVectorImpl<Operation *> &slice) {
+  /// Collects, in body order, the ops of the body that compute `value`;
+  /// fails if one of them has effects or regions.
+  LogicalResult collectSlice(Value value, SmallVectorImpl<Operation *> &slice) {
     Block *body = loop.getBody();
-    SmallVector<Value> worklist{copy.getSource()};
+    SmallVector<Value> worklist{value};
     llvm::SmallPtrSet<Operation *, 8> seen;
     while (!worklist.empty()) {
       Operation *def = worklist.pop_back_val().getDefiningOp();

@@ -306,15 +306,42 @@ func.func @dispatch_access_scalar_write(%x: memref<4xf32>, %a: f32) {
 // -----
 
 gpu.module @kernels {
+  gpu.func @k(%x: memref<4xf32>, %y: memref<4xf32>) kernel {
+    gpu.return
+  }
+}
+
+// Tests that a launch cannot promise to overwrite a buffer it also passes
+// as another argument.
+func.func @dispatch_overwrite_twice(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.dispatch' op 'access' entry #1 is 'overwrite' but argument #0 passes the same buffer}}
+  vyre.dispatch @kernels::@k blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x, %x : memref<4xf32>, memref<4xf32>) access [read, overwrite]
+  return
+}
+
+// -----
+
+// Tests that 'overwrite' is a promise of one launch, not of a kernel.
+gpu.module @kernels {
+  // expected-error @+1 {{'vyre.access' entry #0 is 'overwrite', a promise of one launch: declare it in the dispatch's 'access' list}}
+  gpu.func @k(%x: memref<4xf32>) kernel attributes {vyre.access = [#vyre.access<overwrite>]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
   gpu.func @k(%x: memref<4xf32>) kernel {
     gpu.return
   }
 }
 
-// Tests that an access kind is one of the three keywords.
+// Tests that an access kind is one of the five keywords.
 func.func @dispatch_access_unknown_kind(%x: memref<4xf32>) {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{access kind must be 'read', 'write', 'readwrite' or 'none', got 'modify'}}
+  // expected-error @+1 {{access kind must be 'read', 'write', 'readwrite', 'none' or 'overwrite', got 'modify'}}
   vyre.dispatch @kernels::@k blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<4xf32>) access [modify]
   return
 }

@@ -35,6 +35,10 @@ module attributes {gpu.container_module} {
     // CHECK: vyre.dispatch @kernels::@axpy {{.*}} access [read, readwrite, read] {vyre.cost_us = 2.000000e+02 : f64}
     vyre.dispatch @kernels::@axpy blocks(%c8, %c1, %c1) threads(%c128, %c1, %c1)
         args(%x, %y, %a : memref<1024xf32>, memref<1024xf32>, f32) access [read, readwrite, read] {vyre.cost_us = 200.0}
+    // A launch may promise to overwrite an argument.
+    // CHECK: vyre.dispatch @kernels::@axpy {{.*}} access [read, overwrite, read]{{$}}
+    vyre.dispatch @kernels::@axpy blocks(%c8, %c1, %c1) threads(%c128, %c1, %c1)
+        args(%x, %y, %a : memref<1024xf32>, memref<1024xf32>, f32) access [read, overwrite, read]
     // CHECK: vyre.dispatch @kernels::@opaque {{.*}} args(%[[D]] : memref<?xf32>) access [write]
     vyre.dispatch @kernels::@opaque blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
         args(%d : memref<?xf32>) access [write]

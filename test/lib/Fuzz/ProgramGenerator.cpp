@@ -292,6 +292,7 @@ private:
     std::string id = std::to_string(counter++);
     std::string buffer = "%s" + id;
     alloc(buffer, "memref<16xf32>");
+    alloc("%o" + id, "memref<16xf32>");
     const char *trips[] = {"%n", "%c3", "%c4", "%c5"};
     line("scf.for %i" + id + " = %c0 to " + trips[uniform(0, 3)] +
          " step %c1 {");
@@ -305,6 +306,23 @@ private:
     line("%sc" + id + " = memref.cast %sv" + id +
          " : memref<16xf32, strided<[1]>> to memref<16xf32>");
     copy(/*toDevice=*/true, "%sc" + id, buffer);
+    if (coin()) {
+      // A result buffer of its own, which the launch promises to overwrite
+      // (upstream gpu code cannot say so), copied back each iteration.
+      std::string result = "%o" + id;
+      if (gpu)
+        dispatch("r_w", buffer, result);
+      else
+        line("vyre.dispatch @k::@r_w blocks(%c1, %c1, %c1) threads(%c16, "
+             "%c1, %c1) args(" + buffer + ", " + result +
+             " : memref<16xf32>, memref<16xf32>) access [read, overwrite]");
+      copy(/*toDevice=*/false, result, hostBuffer());
+      --depth;
+      line("}");
+      dealloc(buffer, "memref<16xf32>");
+      dealloc(result, "memref<16xf32>");
+      return;
+    }
     std::string kernel = kKernelNames[uniform(0, lowerable ? 5 : 6)];
     dispatch(kernel, buffer, deviceBuffer());
     if (coin()) {
@@ -318,6 +336,7 @@ private:
     --depth;
     line("}");
     dealloc(buffer, "memref<16xf32>");
+    dealloc("%o" + id, "memref<16xf32>");
   }
 
   std::function<uint64_t()> &draw;

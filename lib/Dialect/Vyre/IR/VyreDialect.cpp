@@ -58,6 +58,11 @@ static LogicalResult verifyKernelAccessAttr(Operation *op, Attribute value) {
            << types.size() << " argument(s): it needs one entry per argument";
   for (auto [index, kind, type] : llvm::enumerate(kinds, types)) {
     AccessKind access = cast<AccessKindAttr>(kind).getValue();
+    if (access == AccessKind::Overwrite)
+      return op->emitError("'")
+             << name << "' entry #" << index
+             << " is 'overwrite', a promise of one launch: declare it in the "
+                "dispatch's 'access' list";
     if (!isa<BaseMemRefType>(type) && access != AccessKind::Read &&
         access != AccessKind::None)
       return op->emitError("'")

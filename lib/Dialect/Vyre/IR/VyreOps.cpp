@@ -152,7 +152,7 @@ static ParseResult parseAccessList(OpAsmParser &parser, ArrayAttr &access) {
     std::optional<AccessKind> kind = symbolizeAccessKind(keyword);
     if (!kind)
       return parser.emitError(loc, "access kind must be 'read', 'write', "
-                                   "'readwrite' or 'none', got '")
+                                   "'readwrite', 'none' or 'overwrite', got '")
              << keyword << "'";
     kinds.push_back(AccessKindAttr::get(parser.getContext(), *kind));
     return success();
@@ -196,6 +196,13 @@ LogicalResult DispatchOp::verify() {
              << "' but argument #" << index << " has type "
              << operand.getType()
              << ": only a memref argument can be written";
+    if (kind != AccessKind::Overwrite)
+      continue;
+    for (auto [other, otherOperand] : llvm::enumerate(getKernelOperands()))
+      if (other != index && otherOperand == operand)
+        return emitOpError("'access' entry #")
+               << index << " is 'overwrite' but argument #" << other
+               << " passes the same buffer";
   }
   return success();
 }
@@ -349,7 +356,8 @@ void DispatchOp::getBufferAccesses(SmallVectorImpl<BufferAccess> &accesses) {
     };
     if (kind == AccessKind::Read || kind == AccessKind::ReadWrite)
       add(BufferEffect::Read);
-    if (kind == AccessKind::Write || kind == AccessKind::ReadWrite)
+    if (kind == AccessKind::Write || kind == AccessKind::ReadWrite ||
+        kind == AccessKind::Overwrite)
       add(BufferEffect::Write);
   }
 }

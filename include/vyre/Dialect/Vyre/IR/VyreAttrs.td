@@ -11,14 +11,17 @@ def Vyre_AccessKind : I32EnumAttr<"AccessKind",
       I32EnumAttrCase<"Read", 0, "read">,
       I32EnumAttrCase<"Write", 1, "write">,
       I32EnumAttrCase<"ReadWrite", 2, "readwrite">,
-      I32EnumAttrCase<"None", 3, "none">
+      I32EnumAttrCase<"None", 3, "none">,
+      I32EnumAttrCase<"Overwrite", 4, "overwrite">
     ]> {
   let cppNamespace = "::mlir::vyre";
   let genSpecializedAttr = 0;
 }
 
 def Vyre_AccessKindAttr : EnumAttr<Vyre_Dialect, Vyre_AccessKind, "access"> {
-  let summary = "How a kernel accesses one argument: read, write, readwrite or none";
+  let summary = "How a kernel accesses one argument: read, write, readwrite, "
+                "none, or overwrite (a launch's promise that it writes every "
+                "element before reading any: the contents before it are dead)";
   let assemblyFormat = "`<` $value `>`";
 }
 
