@@ -96,10 +96,17 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
        the body touches A before it, nothing after the loop reads A) is issued
        `pipeline-depth - 1` iterations ahead. Iteration i uses buffer
        `A[i mod pipeline-depth]`: A itself and `pipeline-depth - 1` new
-       `vyre.alloc` buffers, freed after the loop. The loop becomes a
-       prologue (the first copies), a loop unrolled `pipeline-depth` times,
-       and an epilogue (the last iterations, under `scf.if` when the trip
-       count is not a constant).
+       `vyre.alloc` buffers, freed after the loop.
+    3. **Overwritten outputs rotate too.** A buffer that a launch declares it
+       overwrites (`access [..., overwrite]`) rotates on the same conditions,
+       and a `vyre.copy_d2h` from it is issued one iteration late, after the
+       next iteration's launch, when nothing else in the body touches its
+       host destination.
+
+    The loop becomes a prologue (the first copies), a loop unrolled
+    `pipeline-depth` times, the last iterations, and the remainder of the
+    trip count modulo the depth as written (under one `scf.if` and in one
+    `scf.for` when the trip count is not a constant).
 
     The extra buffers of all loops of a function never exceed
     `buffer-budget` bytes: a loop that does not fit is pipelined less deep,
@@ -127,10 +134,11 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     }
     ```
 
-    becomes a prologue copying iteration 0 into `%a`, a loop over pairs of
-    iterations whose body runs iteration j on `%a` while copying iteration
-    j + 1 into a new buffer `%a1`, then iteration j + 1 on `%a1` while copying
-    j + 2 into `%a`, and an epilogue for the last iterations.
+    becomes: copy iteration 0 into `%a`; run iteration 0 on `%a` and copy
+    iteration 1 into a new buffer `%a1`; a loop over pairs of iterations
+    whose body runs iteration j on `%a1` while copying j + 1 into `%a`, then
+    iteration j + 1 on `%a` while copying j + 2 into `%a1`; and iteration 7
+    on `%a1`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

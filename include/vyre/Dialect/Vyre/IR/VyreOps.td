@@ -139,7 +139,12 @@ def Vyre_DispatchOp : Vyre_Op<"dispatch", [
 
     The optional `access` list says, per argument, how the kernel accesses it
     (`read`, `write`, `readwrite` or `none`). It has one entry per argument,
-    and an argument that is not a memref must be `read` or `none`. The slot
+    and an argument that is not a memref must be `read` or `none`. An entry
+    may also be `overwrite`: the launch writes every element of that argument
+    before it reads any, so what the buffer held before is dead; the analysis
+    takes it as a write, and `--vyre-pipeline-loops` may give each iteration
+    of a loop its own copy of such a buffer. The argument may not be passed
+    twice to the same launch. The slot
     access analysis relies on it where the kernel carries no `vyre.access`
     summary (see `--vyre-kernel-access`); where it does, the list can only
     make the summary more conservative.
