@@ -138,3 +138,39 @@ func.func @waits_for_the_writer_only(%out: memref<16xf32> {vyre.pinned, llvm.noa
   vyre.copy_d2h %y to %out : memref<16xf32> to memref<16xf32>
   return
 }
+
+// -----
+
+gpu.module @k {
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+
+// Tests d2h-streams: independent copies back take the D2H streams in turn
+// (2, then 3, with side-streams=1), and a copy into the same host buffer as
+// an earlier one follows it on its stream. With one D2H stream (the
+// default), all take stream 2.
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="d2h-streams=2" | FileCheck %s --check-prefix=TWO
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="d2h-streams=2" --vyre-verify-schedule --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
+// TWO-LABEL: func.func @two_d2h_streams
+// TWO: %[[A:.+]] = vyre.copy_d2h_async {{.*}} on stream 2
+// TWO: vyre.copy_d2h_async {{.*}} on stream 3
+// TWO: vyre.copy_d2h_async {{.*}} on stream 2 after [{{.*}}%[[A]]{{.*}}]
+// CHECK-LABEL: func.func @two_d2h_streams
+// CHECK-COUNT-3: vyre.copy_d2h_async {{.*}} on stream 2
+func.func @two_d2h_streams(%out: memref<16xf32> {vyre.pinned, llvm.noalias},
+                           %log: memref<16xf32> {vyre.pinned, llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %y = vyre.alloc : memref<16xf32>
+  %z = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
+  vyre.copy_d2h %y to %out : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%z : memref<16xf32>)
+  vyre.copy_d2h %z to %log : memref<16xf32> to memref<16xf32>
+  vyre.copy_d2h %z to %out : memref<16xf32> to memref<16xf32>
+  return
+}

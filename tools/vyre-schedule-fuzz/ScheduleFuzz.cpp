@@ -169,6 +169,8 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
   vyre::OverlapCopiesPassOptions overlap;
   overlap.sideStreams = sideStreams;
   overlap.asyncD2H = asyncD2H;
+  // As many D2H streams as side streams: one or two of each.
+  overlap.d2hStreams = sideStreams;
   pm.addPass(vyre::createKernelAccessPass());
   pm.addPass(vyre::createFunctionEffectsPass());
   pm.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
@@ -209,6 +211,7 @@ Outcome checkImported(MLIRContext &context, ModuleOp input,
   vyre::VyreToGPUPipelineOptions options;
   options.sideStreams = sideStreams;
   options.asyncD2H = asyncD2H;
+  options.d2hStreams = sideStreams;
   options.verify = true;
   options.maxTraces = kMaxTraces;
   vyre::buildVyreToGPUPipeline(pm, options);
@@ -316,6 +319,7 @@ void reportFailure(uint64_t programSeed, unsigned sideStreams,
                << " | vyre-opt "
                << (imported ? "--vyre-gpu-async-pipeline" : "--vyre-to-gpu-pipeline")
                << "=\"side-streams=" << sideStreams
+               << " d2h-streams=" << sideStreams
                << " async-d2h=" << (asyncD2H ? "true" : "false")
                << " verify=true\")\n"
                << failure << "\n"

@@ -70,10 +70,14 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
            "Number of side streams to spread independent copies over (one "
            "per copy engine)">,
     Option<"asyncD2H", "async-d2h", "bool", /*default=*/"true",
-           "Make device-to-host copies asynchronous too, on a stream of "
-           "their own (side stream side-streams + 1): the host waits only "
+           "Make device-to-host copies asynchronous too, on streams of "
+           "their own (side-streams + 1 to side-streams + d2h-streams): the "
+           "host waits only "
            "before it touches the destination (false: they stay on the main "
            "stream and block the host)">,
+    Option<"d2hStreams", "d2h-streams", "unsigned", /*default=*/"1",
+           "Number of streams to spread asynchronous device-to-host copies "
+           "over (one per device-to-host copy engine)">,
   ];
 }
 

@@ -35,6 +35,12 @@ struct OverlapCopiesPass
           "least one side stream");
       return signalPassFailure();
     }
+    if (asyncD2H && d2hStreams == 0) {
+      function.emitOpError(
+          "cannot run --overlap-copies with async-d2h=true and d2h-streams=0: "
+          "asynchronous device-to-host copies need at least one stream");
+      return signalPassFailure();
+    }
     bool hasCopies = function
                          .walk([&](Operation *op) {
                            return isa<CopyH2DOp>(op) ||
@@ -53,7 +59,7 @@ struct OverlapCopiesPass
     overlap::emitUnknownCallRemarks(function);
     overlap::CopyPlan plan =
         overlap::planCopyOverlap(function, slots,
-                                 {hoist, sideStreams, asyncD2H});
+                                 {hoist, sideStreams, asyncD2H, d2hStreams});
     overlap::emitPlanRemarks(plan);
     overlap::applyCopyPlan(plan);
   }

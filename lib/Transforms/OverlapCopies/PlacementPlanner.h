@@ -74,6 +74,7 @@ private:
   bool planCopy(CopyH2DOp copy, const Stamp &previous, BlockState &state);
   bool planCopyToHost(CopyD2HOp copy, const Stamp &previous,
                       BlockState &state);
+  int64_t chooseCopyToHostStream(ArrayRef<PlannedDependency> dependencies);
   SmallVector<PlannedDependency>
   findCopyToHostDependencies(CopyD2HOp copy, ArrayRef<unsigned> sourceSlots,
                              Value hostRoot, const Stamp &previous,
@@ -100,6 +101,8 @@ private:
   const SlotAccessAnalysis &slots;
   const PlanOptions &options;
   unsigned nextStream = 0;
+  /// The D2H stream the next independent copy into the host takes.
+  unsigned nextD2HStream = 0;
 };
 
 } // namespace mlir::vyre::overlap

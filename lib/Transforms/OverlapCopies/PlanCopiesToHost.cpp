@@ -71,6 +71,19 @@ SmallVector<PlannedDependency> PlacementPlanner::findCopyToHostDependencies(
   return unique(dependencies);
 }
 
+/// A copy into the host that follows an earlier one runs on its stream
+/// (stream order then covers the dependency); others take the D2H streams in
+/// turn.
+int64_t PlacementPlanner::chooseCopyToHostStream(
+    ArrayRef<PlannedDependency> dependencies) {
+  int64_t first = options.sideStreams + 1;
+  for (const PlannedDependency &dependency : dependencies)
+    if (dependency.kind == PlannedDependency::Kind::Copy &&
+        plan.copies[dependency.copy].toHost)
+      return plan.copies[dependency.copy].stream;
+  return first + int64_t(nextD2HStream++ % std::max(options.d2hStreams, 1u));
+}
+
 bool PlacementPlanner::planCopyToHost(CopyD2HOp copy, const Stamp &previous,
                                       BlockState &state) {
   bool exact = true;
@@ -90,7 +103,7 @@ bool PlacementPlanner::planCopyToHost(CopyD2HOp copy, const Stamp &previous,
   planned.toHost = true;
   planned.block = state.block;
   planned.at = insertAfter(state, previous);
-  planned.stream = options.sideStreams + 1;
+  planned.stream = chooseCopyToHostStream(dependencies);
   planned.dependencies = std::move(dependencies);
   planned.slot = *slots.getSlotNumber(
       SlotAccessAnalysis::resolveRoot(copy.getSource()));

@@ -75,12 +75,13 @@ TEST(PipelinesTest, PipelineOptionsAreThePassesOwn) {
   VyreToGPUPipelineOptions options;
   ASSERT_TRUE(succeeded(options.parseFromString(
       "hoist=false side-streams=3 max-traces=7 verify=true "
-      "pipeline-depth=3 buffer-budget=4096")));
+      "pipeline-depth=3 buffer-budget=4096 d2h-streams=2")));
   EXPECT_FALSE(options.getOverlapCopiesPassOptions().hoist);
   EXPECT_EQ(options.getPipelineLoopsPassOptions().pipelineDepth, 3u);
   EXPECT_EQ(options.getPipelineLoopsPassOptions().bufferBudget, 4096u);
   EXPECT_TRUE(options.pipelineLoops);
   EXPECT_EQ(options.getOverlapCopiesPassOptions().sideStreams, 3u);
+  EXPECT_EQ(options.getOverlapCopiesPassOptions().d2hStreams, 2u);
   EXPECT_EQ(options.getVerifyGPUStreamsPassOptions().maxTraces, 7u);
   EXPECT_TRUE(options.verify);
 }

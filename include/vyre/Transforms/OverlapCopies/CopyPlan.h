@@ -200,8 +200,12 @@ struct CopyPlan {
 struct PlanOptions {
   bool hoist = true;
   unsigned sideStreams = 1;
-  /// Whether D2H copies become asynchronous, on stream `sideStreams + 1`.
+  /// Whether D2H copies become asynchronous, on streams `sideStreams + 1`
+  /// to `sideStreams + d2hStreams`.
   bool asyncD2H = false;
+  /// Number of streams asynchronous D2H copies are spread over (one per
+  /// device-to-host copy engine).
+  unsigned d2hStreams = 1;
 };
 
 /// Plans the copies of `function`. The IR is not changed.
