@@ -18,6 +18,7 @@
 namespace mlir::vyre::test {
 void registerTestSlotAccessPass();
 void registerTestStreamBalancePass();
+void registerTestSequentialDigestPass();
 } // namespace mlir::vyre::test
 
 /// Test-only passes, from test/lib, that print analyses and check upstream's
@@ -25,6 +26,7 @@ void registerTestStreamBalancePass();
 static void registerTestPasses() {
   mlir::vyre::test::registerTestSlotAccessPass();
   mlir::vyre::test::registerTestStreamBalancePass();
+  mlir::vyre::test::registerTestSequentialDigestPass();
 }
 
 /// The stack vyre-opt parses and runs on.

@@ -16,7 +16,10 @@
 //     (gpu.alloc, gpu.memcpy, gpu.launch_func), imported whole by
 //     --convert-gpu-host-to-vyre, then the overlapped build's passes with
 //     both referees;
-//  4. with --llvm-every N, every Nth program's three builds also go through
+//  4. the pipelined meaning: the vyre form before and after
+//     --vyre-pipeline-loops, run on symbolic data with several values of its
+//     index and i1 arguments, must leave the same digest (SequentialDigest.h);
+//  5. with --llvm-every N, every Nth program's three builds also go through
 //     upstream's --gpu-lower-to-nvvm-pipeline (PTX, no ptxas), and the LLVM
 //     dialect's stream and event creates and destroys must pair on every path.
 //
@@ -32,9 +35,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProgramGenerator.h"
+#include "SequentialDigest.h"
 #include "TestStreamBalance.h"
 
 #include "vyre/Analysis/Passes.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Conversion/Passes.h"
 #include "vyre/InitVyre.h"
 #include "vyre/Pipelines/Pipelines.h"
@@ -76,6 +81,9 @@ struct Outcome {
   /// and how many of those went on through upstream's LLVM lowering.
   unsigned lowered = 0;
   unsigned throughLLVM = 0;
+  /// Whether --vyre-pipeline-loops rewrote a loop of the program, and the
+  /// rewritten function was run on symbolic data against the input.
+  bool meaningChecked = false;
 };
 
 /// The gpu-level referee, checking up to kMaxTraces traces.
@@ -267,12 +275,72 @@ OwningOpRef<ModuleOp> parseProgram(MLIRContext &context,
   return module;
 }
 
+/// Checks that --vyre-pipeline-loops keeps what the program computes: the
+/// input and its pipelined form, both sequential, are run on symbolic data
+/// (SequentialDigest.h) with every index argument 0 to 4 and every i1
+/// argument true and false, and must leave the same digest. A function the
+/// interpreter does not model (a store through a pointer, say) is not
+/// compared.
+Outcome checkPipelinedMeaning(MLIRContext &context, ModuleOp input) {
+  Outcome outcome;
+  OwningOpRef<ModuleOp> original = input.clone();
+  ErrorLog log(context);
+  PassManager summaries(&context);
+  summaries.addPass(vyre::createKernelAccessPass());
+  summaries.addPass(vyre::createFunctionEffectsPass());
+  if (failed(summaries.run(*original)))
+    return {"the kernel and function summaries failed:\n" + log.text};
+  OwningOpRef<ModuleOp> pipelined = original->clone();
+  PassManager pipeline(&context);
+  pipeline.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
+  if (failed(pipeline.run(*pipelined)))
+    return {"--vyre-pipeline-loops failed:\n" + log.text};
+  for (auto function : original->getOps<func::FuncOp>()) {
+    auto rewritten = pipelined->lookupSymbol<func::FuncOp>(function.getName());
+    if (function.isExternal() || !rewritten)
+      continue;
+    // Only functions the pass rewrote: what it emits carries tagged
+    // locations.
+    bool changed = rewritten
+                       .walk([](Operation *op) {
+                         return vyre::getPipelinedPosition(op->getLoc())
+                                    ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                       })
+                       .wasInterrupted();
+    if (!changed)
+      continue;
+    for (int64_t index : {0, 1, 2, 3, 4})
+      for (bool condition : {false, true}) {
+        std::string reason;
+        FailureOr<uint64_t> before = vyre::test::computeSequentialDigest(
+            function, {index, condition}, reason);
+        if (failed(before))
+          break;
+        FailureOr<uint64_t> after = vyre::test::computeSequentialDigest(
+            rewritten, {index, condition}, reason);
+        if (failed(after) || *before != *after)
+          return {"--vyre-pipeline-loops changed what @" +
+                  function.getName().str() +
+                  " computes (reproduce: compare the remarks of vyre-opt "
+                  "--vyre-kernel-access --vyre-function-effects "
+                  "[--vyre-pipeline-loops] --test-vyre-sequential-digest="
+                  "\"index=" + std::to_string(index) + " condition=" +
+                  (condition ? "true" : "false") + "\")" +
+                  (failed(after) ? ": " + reason : "")};
+        outcome.meaningChecked = true;
+      }
+  }
+  return outcome;
+}
+
 /// Adds `build`'s result to `outcome`; false if it failed.
 bool merge(Outcome &outcome, const Outcome &build) {
   outcome.failure = build.failure;
   outcome.skipped |= build.skipped;
   outcome.lowered += build.lowered;
   outcome.throughLLVM += build.throughLLVM;
+  outcome.meaningChecked |= build.meaningChecked;
   return outcome.failure.empty();
 }
 
@@ -283,7 +351,8 @@ Outcome checkProgram(MLIRContext &context, const std::string &program,
                      bool asyncD2H, bool toLLVM) {
   Outcome outcome;
   OwningOpRef<ModuleOp> module = parseProgram(context, program, outcome);
-  if (!module || !merge(outcome, checkSerial(context, *module, toLLVM)) ||
+  if (!module || !merge(outcome, checkPipelinedMeaning(context, *module)) ||
+      !merge(outcome, checkSerial(context, *module, toLLVM)) ||
       !merge(outcome, checkOverlapped(context, *module, sideStreams, asyncD2H,
                                       toLLVM)))
     return outcome;
@@ -296,12 +365,13 @@ Outcome checkProgram(MLIRContext &context, const std::string &program,
 
 /// What the programs of a run came to.
 struct Totals {
-  uint64_t throughLLVM = 0, skipped = 0, lowered = 0;
+  uint64_t throughLLVM = 0, skipped = 0, lowered = 0, meaningChecked = 0;
 
   void add(const Outcome &outcome) {
     skipped += outcome.skipped;
     lowered += outcome.lowered;
     throughLLVM += outcome.throughLLVM;
+    meaningChecked += outcome.meaningChecked;
   }
 };
 
@@ -336,7 +406,10 @@ void printSummary(const Options &options, double seconds,
                   "gpu code) lowered and checked at the gpu level, "
                << totals.skipped << " programs skipped (more than "
                << kMaxTraces << " traces); " << totals.throughLLVM
-               << " builds also through upstream's LLVM lowering\n";
+               << " builds also through upstream's LLVM lowering; "
+               << totals.meaningChecked
+               << " programs whose loops --vyre-pipeline-loops rewrote run "
+                  "on symbolic data before and after\n";
   llvm::outs() << options.count << " passed, 0 failed\n";
 }
 

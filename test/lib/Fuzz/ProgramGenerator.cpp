@@ -316,7 +316,15 @@ private:
         line("vyre.dispatch @k::@r_w blocks(%c1, %c1, %c1) threads(%c16, "
              "%c1, %c1) args(" + buffer + ", " + result +
              " : memref<16xf32>, memref<16xf32>) access [read, overwrite]");
-      copy(/*toDevice=*/false, result, hostBuffer());
+      std::string host = hostBuffer();
+      copy(/*toDevice=*/false, result, host);
+      if (coin()) {
+        // The host reads the result in the same iteration, and keeps it.
+        std::string value = "%r" + std::to_string(counter++);
+        line(value + " = memref.load " + host + "[%c0] : memref<16xf32>");
+        line("memref.store " + value + ", " + hostBuffer() +
+             "[%c1] : memref<16xf32>");
+      }
       --depth;
       line("}");
       dealloc(buffer, "memref<16xf32>");
