@@ -174,3 +174,29 @@ func.func @two_d2h_streams(%out: memref<16xf32> {vyre.pinned, llvm.noalias},
   vyre.copy_d2h %z to %out : memref<16xf32> to memref<16xf32>
   return
 }
+
+// -----
+
+gpu.module @k {
+  gpu.func @write(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+
+// Tests that a copy back into an argument that may alias the source of an
+// earlier copy back (two arguments without llvm.noalias) waits for it: the
+// property test found a race here with two D2H streams, where the second
+// copy took the other stream.
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="d2h-streams=2" | FileCheck %s --check-prefix=ALIAS
+// ALIAS-LABEL: func.func @into_a_possible_alias
+// ALIAS: %[[FIRST:.+]] = vyre.copy_d2h_async %arg0 to %arg2 on stream 2
+// ALIAS-NEXT: vyre.copy_d2h_async %arg0 to %arg1 on stream 2 after [{{.*}}%[[FIRST]]{{.*}}]
+func.func @into_a_possible_alias(%x: memref<16xf32>, %y: memref<16xf32>,
+                                 %out: memref<16xf32> {vyre.pinned, llvm.noalias}) {
+  vyre.copy_d2h %x to %out : memref<16xf32> to memref<16xf32>
+  vyre.copy_d2h %x to %y : memref<16xf32> to memref<16xf32>
+  return
+}

@@ -56,6 +56,12 @@ SmallVector<PlannedDependency> PlacementPlanner::findCopyToHostDependencies(
   for (auto &entry : readers)
     if (std::optional<AsyncCopy> reader = asyncCopyAt(entry.second))
       dependencies.push_back(reader->token);
+  // A destination that is also a slot: the copies, on any stream, still
+  // reading it as their source.
+  for (unsigned slot : hostSlots)
+    for (auto &[stream, reader] : last.copyReadingSlot.lookup(slot))
+      if (std::optional<AsyncCopy> async = asyncCopyAt(reader))
+        dependencies.push_back(async->token);
   // Outside the entry block, earlier iterations or the ops before the
   // region may still be at work on the source or the destination.
   bool busyAtStart =
