@@ -2,15 +2,18 @@
 # Builds a vyre program into a CUDA executable, through upstream LLVM 22:
 #   vyre-opt → mlir-opt --gpu-lower-to-nvvm-pipeline → mlir-translate → llc
 #   → link with the vyre GPU driver, the mgpu* runtime and libcuda.
+# With --runtime host it links the host runtime instead (no GPU, no CUDA
+# toolkit: kernels stay PTX and are counted, not run; copies are memcpy).
 # The driver calls FUNCTION; `PROGRAM --help`-style usage is in
 # tools/vyre-gpu-driver/Driver.cpp, and scripts/run-signature.py prints the
 # driver arguments a function needs.
 #
 # Usage: build-executable.sh INPUT.mlir OUTPUT [--serial] [--build-dir DIR]
-#                            [--rpath PATH]
+#                            [--rpath PATH] [--runtime cuda|host]
 #   --serial   skip --overlap-copies: everything on the main stream
 #   --rpath    where the executable finds libvyre_cuda_runtime.so at run time
 #              (default: the build's lib/; '$ORIGIN' for a relocatable copy)
+#   --runtime  cuda (default) or host (lib/Runtime/HostRuntime.cpp)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 input=$1 output=$2
@@ -18,11 +21,13 @@ shift 2
 mode=overlap
 build="$here/../build"
 rpath=
+runtime=cuda
 while [[ $# -gt 0 ]]; do
   case $1 in
     --serial) mode=serial ;;
     --build-dir) build=$2; shift ;;
     --rpath) rpath=$2; shift ;;
+    --runtime) runtime=$2; shift ;;
     *) echo "build-executable.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -31,7 +36,12 @@ build=$(cd "$build" && pwd)
 rpath=${rpath:-$build/lib}
 llvm=/usr/lib/llvm-22/bin
 cuda=${CUDA_HOME:-/usr/local/cuda}
-if [[ ! -x "$cuda/bin/ptxas" ]]; then
+case $runtime in
+  cuda) format=fatbin link=(-lvyre_cuda_runtime -L"$cuda/lib64/stubs" -lcuda) ;;
+  host) format=isa link=(-lvyre_host_runtime) ;;
+  *) echo "build-executable.sh: --runtime is cuda or host" >&2; exit 2 ;;
+esac
+if [[ $runtime == cuda && ! -x "$cuda/bin/ptxas" ]]; then
   echo "build-executable.sh: no CUDA toolkit at $cuda (ptxas): skipped" >&2
   exit 3
 fi
@@ -47,7 +57,7 @@ else
 fi
 PATH="$cuda/bin:$PATH" CUDA_HOME="$cuda" CUDA_ROOT="$cuda" \
   "$llvm/mlir-opt" "$work/gpu.mlir" \
-  --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-features=+ptx80" \
+  --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-features=+ptx80 cubin-format=$format" \
   -o "$work/llvm.mlir"
 if grep -qE 'vyre\.|unrealized_conversion_cast' "$work/llvm.mlir"; then
   echo "build-executable.sh: lowering left vyre ops or casts in $input" >&2
@@ -57,7 +67,6 @@ fi
 "$llvm/llc" -O2 -filetype=obj -relocation-model=pic "$work/program.ll" \
   -o "$work/program.o"
 "${CXX:-c++}" -rdynamic "$work/program.o" \
-  -L"$build/lib" -lvyre_gpu_driver -lvyre_cuda_runtime -ldl \
+  -L"$build/lib" -lvyre_gpu_driver "${link[@]}" -ldl \
   -Wl,-rpath,"$rpath" \
-  -L"$cuda/lib64/stubs" -lcuda \
   -o "$output"

@@ -2,9 +2,12 @@
 //
 // A small runtime for code lowered by upstream gpu-to-llvm. It uses the
 // device's primary context (device 0), made current on first use in each
-// thread.
+// thread. Streams and events come from pools (MgpuStreamsAndEvents.cpp); this
+// file makes their driver calls, and those of modules, launches and memory.
 //
 //===----------------------------------------------------------------------===//
+
+#include "RuntimeInstance.h"
 
 #include "vyre/Runtime/CudaRuntime.h"
 
@@ -34,8 +37,16 @@ void check(CUresult result, const char *call) {
 
 #define VYRE_CHECK(call) check((call), #call)
 
-/// Makes device 0's primary context current in the calling thread.
-void ensureContext() {
+/// Destroying a handle at exit may come after the driver shut down: the
+/// handle is gone already.
+void checkUnlessDeinitialized(CUresult result, const char *call) {
+  if (result != CUDA_ERROR_DEINITIALIZED)
+    check(result, call);
+}
+
+/// Makes device 0's primary context current in the calling thread; returns
+/// it.
+CUcontext ensureContext() {
   static CUcontext context = [] {
     VYRE_CHECK(cuInit(0));
     CUdevice device;
@@ -49,7 +60,53 @@ void ensureContext() {
     VYRE_CHECK(cuCtxSetCurrent(context));
     current = true;
   }
+  return context;
 }
+
+/// The driver calls behind the pooled streams and events.
+class CudaDevice final : public vyre::runtime::DeviceApi {
+public:
+  void *enterContext() override { return ensureContext(); }
+  void *createStream() override {
+    CUstream stream;
+    VYRE_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    return stream;
+  }
+  void destroyStream(void *stream) override {
+    checkUnlessDeinitialized(cuStreamDestroy(static_cast<CUstream>(stream)),
+                             "cuStreamDestroy(stream)");
+  }
+  bool isStreamIdle(void *stream) override {
+    CUresult result = cuStreamQuery(static_cast<CUstream>(stream));
+    if (result == CUDA_ERROR_NOT_READY)
+      return false;
+    check(result, "cuStreamQuery(stream)");
+    return true;
+  }
+  void synchronizeStream(void *stream) override {
+    VYRE_CHECK(cuStreamSynchronize(static_cast<CUstream>(stream)));
+  }
+  void *createEvent() override {
+    CUevent event;
+    VYRE_CHECK(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+    return event;
+  }
+  void destroyEvent(void *event) override {
+    checkUnlessDeinitialized(cuEventDestroy(static_cast<CUevent>(event)),
+                             "cuEventDestroy(event)");
+  }
+  void recordEvent(void *event, void *stream) override {
+    VYRE_CHECK(cuEventRecord(static_cast<CUevent>(event),
+                             static_cast<CUstream>(stream)));
+  }
+  void streamWaitEvent(void *stream, void *event) override {
+    VYRE_CHECK(cuStreamWaitEvent(static_cast<CUstream>(stream),
+                                 static_cast<CUevent>(event), 0));
+  }
+  void synchronizeEvent(void *event) override {
+    VYRE_CHECK(cuEventSynchronize(static_cast<CUevent>(event)));
+  }
+};
 
 /// Per-op timing for benchmarks.
 struct Profile {
@@ -110,10 +167,17 @@ size_t describedBytes(int64_t rank, void *descriptor, int64_t elementSize,
 
 } // namespace
 
+vyre::runtime::DeviceApi &vyre::runtime::device() {
+  static CudaDevice instance;
+  return instance;
+}
+
 extern "C" {
 
 void *mgpuModuleLoad(void *data, size_t /*sizeInBytes*/) {
   ensureContext();
+  // The pools' exit handler is registered after the driver started.
+  vyre::runtime::streamsAndEvents();
   CUmodule module;
   VYRE_CHECK(cuModuleLoadData(&module, data));
   return module;
@@ -121,6 +185,7 @@ void *mgpuModuleLoad(void *data, size_t /*sizeInBytes*/) {
 
 void *mgpuModuleLoadJIT(void *data, int optLevel) {
   ensureContext();
+  vyre::runtime::streamsAndEvents();
   CUmodule module;
   CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL};
   void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
@@ -150,6 +215,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       void **params, void **extra, size_t /*paramsCount*/) {
   ensureContext();
   auto cuStream = static_cast<CUstream>(stream);
+  vyre::runtime::streamsAndEvents().countKernelLaunch();
   CUevent start = nullptr;
   if (profile().enabled)
     profile().begin(cuStream, start);
@@ -158,52 +224,6 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                             cuStream, params, extra));
   if (profile().enabled)
     profile().end(cuStream, start, /*isCopy=*/false);
-}
-
-void *mgpuStreamCreate() {
-  ensureContext();
-  CUstream stream;
-  VYRE_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  return stream;
-}
-
-void mgpuStreamDestroy(void *stream) {
-  ensureContext();
-  VYRE_CHECK(cuStreamDestroy(static_cast<CUstream>(stream)));
-}
-
-void mgpuStreamSynchronize(void *stream) {
-  ensureContext();
-  VYRE_CHECK(cuStreamSynchronize(static_cast<CUstream>(stream)));
-}
-
-void mgpuStreamWaitEvent(void *stream, void *event) {
-  ensureContext();
-  VYRE_CHECK(cuStreamWaitEvent(static_cast<CUstream>(stream),
-                               static_cast<CUevent>(event), 0));
-}
-
-void *mgpuEventCreate() {
-  ensureContext();
-  CUevent event;
-  VYRE_CHECK(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
-  return event;
-}
-
-void mgpuEventDestroy(void *event) {
-  ensureContext();
-  VYRE_CHECK(cuEventDestroy(static_cast<CUevent>(event)));
-}
-
-void mgpuEventSynchronize(void *event) {
-  ensureContext();
-  VYRE_CHECK(cuEventSynchronize(static_cast<CUevent>(event)));
-}
-
-void mgpuEventRecord(void *event, void *stream) {
-  ensureContext();
-  VYRE_CHECK(
-      cuEventRecord(static_cast<CUevent>(event), static_cast<CUstream>(stream)));
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
@@ -223,6 +243,7 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
 void mgpuMemFree(void *pointer, void *stream) {
   ensureContext();
   // Work enqueued on the stream before the free may still use the buffer.
+  vyre::runtime::streamsAndEvents().countHostSynchronization();
   VYRE_CHECK(cuStreamSynchronize(static_cast<CUstream>(stream)));
   if (pointer)
     VYRE_CHECK(cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)));
@@ -231,6 +252,7 @@ void mgpuMemFree(void *pointer, void *stream) {
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
   ensureContext();
   auto cuStream = static_cast<CUstream>(stream);
+  vyre::runtime::streamsAndEvents().countMemcpy();
   CUevent start = nullptr;
   if (profile().enabled)
     profile().begin(cuStream, start);

@@ -5,7 +5,9 @@
 // memory unless --pageable), calls the function through the expanded memref
 // calling convention, and prints a checksum of every buffer afterwards and the
 // best wall time over --repeat runs; --profile adds the summed copy and
-// kernel times, measured with CUDA events around each op.
+// kernel times, measured with CUDA events around each op, and the runtime's
+// counts (RuntimeStats.h) of the first call and of the --repeat calls after
+// it: from the second call on, a pooled runtime creates no streams or events.
 //
 // Usage: PROGRAM --function NAME [--arg f32:256x256 | --arg index:N]...
 //                [--repeat N] [--profile] [--pageable]
@@ -226,13 +228,25 @@ int main(int argc, char **argv) {
 
   // One run for the checksum (and to load the module and warm up).
   refill(arguments);
+  VyreRuntimeStats start, afterFirst, afterLater;
+  vyreRuntimeStatsRead(&start);
   call(entry, words);
+  vyreRuntimeStatsRead(&afterFirst);
   std::printf("checksum %016llx\n",
               static_cast<unsigned long long>(checksum(arguments)));
 
   std::printf("time_us %.1f\n",
               bestTime(entry, words, arguments, options.repeat));
-  if (options.profile)
+  vyreRuntimeStatsRead(&afterLater);
+  if (options.profile) {
     printProfile(entry, words, arguments);
+    using vyre::runtime::printRuntimeStats, vyre::runtime::runtimeStatsSince;
+    printRuntimeStats(stdout, runtimeStatsSince(start, afterFirst),
+                      "first_call_");
+    std::printf("later_calls %d\n", options.repeat);
+    printRuntimeStats(stdout, runtimeStatsSince(afterFirst, afterLater),
+                      "later_calls_");
+  }
+  std::fflush(stdout);
   return 0;
 }

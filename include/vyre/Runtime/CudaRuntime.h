@@ -1,9 +1,11 @@
 //===- CudaRuntime.h - The mgpu* functions lowered code calls ---*- C++ -*-===//
 //
 // Upstream gpu-to-llvm lowers gpu dialect ops to calls of `mgpu*` functions;
-// Debian's MLIR ships no library that defines them. This one does, on the
-// CUDA driver API. Every CUDA call is checked: a failure prints the call's
-// name and CUDA's error name and string, then aborts.
+// Debian's MLIR ships no library that defines them. vyre has two that do:
+// libvyre_cuda_runtime.so, on the CUDA driver API, and
+// libvyre_host_runtime.so, which runs lowered host code without a GPU (see
+// HostRuntime.cpp). In the CUDA runtime every CUDA call is checked: a failure
+// prints the call's name and CUDA's error name and string, then aborts.
 //
 // The signatures are read off the LLVM IR that upstream LLVM 22 emits.
 //
@@ -11,6 +13,8 @@
 
 #ifndef VYRE_RUNTIME_CUDARUNTIME_H
 #define VYRE_RUNTIME_CUDARUNTIME_H
+
+#include "vyre/Runtime/RuntimeStats.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -27,7 +31,11 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
                       void **params, void **extra, size_t paramsCount);
 
-// Streams and events.
+// Streams and events. Create takes an idle handle from the calling thread's
+// context's pool, or creates one; destroy gives it back (a stream once it has
+// no work left), so from a function's second call on, joins cost no driver
+// allocation. The pools keep at most VYRE_RUNTIME_POOL_CAPACITY (256) idle
+// handles of each kind per context, and are drained at exit.
 void *mgpuStreamCreate();
 void mgpuStreamDestroy(void *stream);
 void mgpuStreamSynchronize(void *stream);
@@ -59,6 +67,11 @@ void vyreProfileEnable(bool enabled);
 void vyreProfileTotals(double *copyMicros, double *kernelMicros,
                        int64_t *numCopies, int64_t *numKernels);
 void vyreProfileReset();
+/// Counts of driver streams and events created, reused from the pools and
+/// destroyed, host synchronizations, launches and memcpys, since the runtime
+/// started (subtract two reads to count a call). VYRE_RUNTIME_STATS=1 prints
+/// them to stderr at exit.
+void vyreRuntimeStatsRead(VyreRuntimeStats *stats);
 }
 
 #endif // VYRE_RUNTIME_CUDARUNTIME_H
