@@ -847,3 +847,43 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that a copy through an identity-layout alias of a row (how
+// --convert-vyre-to-gpu copies a contiguous view with an offset) is taken as
+// touching the row's array: a host store into the array races with it, a
+// store into another buffer does not.
+!desc = !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+func.func @alias_of_row(%h: memref<4x16xf32> {llvm.noalias},
+                        %e: memref<16xf32> {llvm.noalias}, %i: index, %x: f32) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+  %aligned = memref.extract_aligned_pointer_as_index %row : memref<16xf32, strided<[1], offset: ?>> -> index
+  %base, %offset, %size, %stride = memref.extract_strided_metadata %row : memref<16xf32, strided<[1], offset: ?>> -> memref<f32>, index, index, index
+  %bytes = arith.muli %offset, %c4 : index
+  %address = arith.addi %aligned, %bytes : index
+  %address64 = arith.index_cast %address : index to i64
+  %pointer = llvm.inttoptr %address64 : i64 to !llvm.ptr
+  %zero = llvm.mlir.constant(0 : i64) : i64
+  %sixteen = llvm.mlir.constant(16 : i64) : i64
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %d0 = llvm.mlir.poison : !desc
+  %d1 = llvm.insertvalue %pointer, %d0[0] : !desc
+  %d2 = llvm.insertvalue %pointer, %d1[1] : !desc
+  %d3 = llvm.insertvalue %zero, %d2[2] : !desc
+  %d4 = llvm.insertvalue %sixteen, %d3[3, 0] : !desc
+  %d5 = llvm.insertvalue %one, %d4[4, 0] : !desc
+  %alias = builtin.unrealized_conversion_cast %d5 : !desc to memref<16xf32>
+  %s = gpu.wait async
+  %dev, %a = gpu.alloc async [%s] () : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  %t = gpu.memcpy async [%a] %alias, %dev : memref<16xf32>, memref<16xf32>
+  memref.store %x, %e[%c0] : memref<16xf32>
+  // expected-error @+1 {{race on argument #0: 'memref.store' and the earlier 'gpu.memcpy' are not ordered}}
+  memref.store %x, %h[%c0, %c0] : memref<4x16xf32>
+  %f = gpu.dealloc async [%t] %dev : memref<16xf32>
+  gpu.wait [%f]
+  return
+}

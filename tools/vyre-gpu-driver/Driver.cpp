@@ -9,8 +9,11 @@
 // counts (RuntimeStats.h) of the first call and of the --repeat calls after
 // it: from the second call on, a pooled runtime creates no streams or events.
 //
+// --row-hashes prints, after the first call, a hash of every row (the last
+// dimension) of every buffer, so that tests can tell which rows moved where.
+//
 // Usage: PROGRAM --function NAME [--arg f32:256x256 | --arg index:N]...
-//                [--repeat N] [--profile] [--pageable]
+//                [--repeat N] [--profile] [--pageable] [--row-hashes]
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,16 +79,35 @@ void fill(Argument &argument, size_t index) {
   }
 }
 
+/// FNV-1a over `count` floats, continuing from `hash`.
+uint64_t hashFloats(const float *data, int64_t count,
+                    uint64_t hash = 1469598103934665603ull) {
+  auto *bytes = reinterpret_cast<const unsigned char *>(data);
+  for (int64_t i = 0; i < count * 4; ++i)
+    hash = (hash ^ bytes[i]) * 1099511628211ull;
+  return hash;
+}
+
 uint64_t checksum(const std::vector<Argument> &arguments) {
   uint64_t hash = 1469598103934665603ull;
-  for (const Argument &argument : arguments) {
+  for (const Argument &argument : arguments)
+    if (argument.isBuffer)
+      hash = hashFloats(argument.data, argument.elements, hash);
+  return hash;
+}
+
+/// `row BUFFER ROW HASH` for every row of every buffer argument.
+void printRowHashes(const std::vector<Argument> &arguments) {
+  for (size_t index = 0; index < arguments.size(); ++index) {
+    const Argument &argument = arguments[index];
     if (!argument.isBuffer)
       continue;
-    auto *bytes = reinterpret_cast<const unsigned char *>(argument.data);
-    for (int64_t i = 0; i < argument.elements * 4; ++i)
-      hash = (hash ^ bytes[i]) * 1099511628211ull;
+    int64_t rowLength = argument.shape.back();
+    for (int64_t row = 0; row * rowLength < argument.elements; ++row)
+      std::printf("row %zu %lld %016llx\n", index, static_cast<long long>(row),
+                  static_cast<unsigned long long>(hashFloats(
+                      argument.data + row * rowLength, rowLength)));
   }
-  return hash;
 }
 
 /// The expanded calling convention of a lowered function: per memref
@@ -118,7 +140,7 @@ struct Options {
   std::string function;
   std::vector<Argument> arguments;
   int repeat = 5;
-  bool profile = false, pageable = false;
+  bool profile = false, pageable = false, rowHashes = false;
 };
 
 Options parseOptions(int argc, char **argv) {
@@ -140,6 +162,8 @@ Options parseOptions(int argc, char **argv) {
       options.profile = true;
     else if (flag == "--pageable")
       options.pageable = true;
+    else if (flag == "--row-hashes")
+      options.rowHashes = true;
     else
       fail("unknown flag '" + flag + "'");
   }
@@ -234,6 +258,8 @@ int main(int argc, char **argv) {
   vyreRuntimeStatsRead(&afterFirst);
   std::printf("checksum %016llx\n",
               static_cast<unsigned long long>(checksum(arguments)));
+  if (options.rowHashes)
+    printRowHashes(arguments);
 
   std::printf("time_us %.1f\n",
               bestTime(entry, words, arguments, options.repeat));

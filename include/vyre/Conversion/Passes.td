@@ -58,7 +58,9 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
     a token no vyre op of the function made) is an error naming it.
   }];
   let dependentDialects = [
+    "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect"
   ];
   let options = [

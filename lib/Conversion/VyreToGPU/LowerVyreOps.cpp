@@ -16,22 +16,6 @@ using namespace mlir;
 using namespace mlir::vyre;
 using namespace mlir::vyre::vyre_to_gpu;
 
-/// Upstream lowers a memcpy to one contiguous transfer: it needs buffers
-/// with an identity layout.
-static LogicalResult checkContiguous(Operation *copy, Value target,
-                                     Value source) {
-  for (auto [name, buffer] :
-       {std::pair<StringRef, Value>{"source", source}, {"target", target}}) {
-    auto type = cast<MemRefType>(buffer.getType());
-    if (!type.getLayout().isIdentity())
-      return copy->emitOpError("cannot be lowered: '")
-             << name << "' has type " << type
-             << ", but gpu.memcpy copies only contiguous buffers without "
-                "an offset (identity layout)";
-  }
-  return success();
-}
-
 LogicalResult VyreToGPULowering::lowerOp(Operation *op, StreamState &state) {
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](AllocOp alloc) {
@@ -126,7 +110,9 @@ LogicalResult VyreToGPULowering::lowerDispatch(DispatchOp dispatch,
 LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
                                                 Value target, Value source,
                                                 StreamState &state) {
-  if (failed(checkContiguous(copy, target, source)))
+  FailureOr<Value> copyTarget = contiguousBuffer(copy, "target", target);
+  FailureOr<Value> copySource = contiguousBuffer(copy, "source", source);
+  if (failed(copyTarget) || failed(copySource))
     return failure();
   FailureOr<SmallVector<Value>> waits =
       lookupTokens(copy, copy.getAwaitedTokens());
@@ -146,7 +132,7 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
   Location loc = copy.getLoc();
   Value dependency = streams.continueOn(side, *waits, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
-                                      target, source);
+                                      *copyTarget, *copySource);
   side = streams.append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
   tokens[copy.getCompletionToken()] = memcpy.getAsyncToken();
   toErase.push_back(copy);
@@ -157,7 +143,9 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
 LogicalResult VyreToGPULowering::lowerBlockingCopy(Operation *copy,
                                                    Value target, Value source,
                                                    StreamState &state) {
-  if (failed(checkContiguous(copy, target, source)))
+  FailureOr<Value> copyTarget = contiguousBuffer(copy, "target", target);
+  FailureOr<Value> copySource = contiguousBuffer(copy, "source", source);
+  if (failed(copyTarget) || failed(copySource))
     return failure();
   Location loc = copy->getLoc();
   SmallVector<Value> waits;
@@ -167,7 +155,7 @@ LogicalResult VyreToGPULowering::lowerBlockingCopy(Operation *copy,
         waits.push_back(alloc);
   Value dependency = streams.continueOn(state.main, waits, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
-                                      target, source);
+                                      *copyTarget, *copySource);
   state.main =
       streams.append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
   streams.destroyStreams({streams.streamOf(state.main)}, loc, state);

@@ -55,6 +55,12 @@ private:
   LogicalResult lowerBlockingCopy(Operation *copy, Value target, Value source,
                                   StreamState &state);
   LogicalResult lowerWait(WaitOp wait, StreamState &state);
+  /// The buffer a copy hands to gpu.memcpy for `buffer` (its `role`: source
+  /// or target): `buffer` itself if its layout is the identity, an
+  /// identity-layout alias of it if it is a contiguous view with an offset
+  /// (ContiguousView.cpp); an error otherwise.
+  FailureOr<Value> contiguousBuffer(Operation *copy, StringRef role,
+                                    Value buffer);
   LogicalResult lowerSync(SyncOp sync, StreamState &state);
   FailureOr<SmallVector<Value>> lookupTokens(Operation *user,
                                              ValueRange vyreTokens);

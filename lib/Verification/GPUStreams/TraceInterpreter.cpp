@@ -9,6 +9,7 @@
 
 #include "TraceInterpreter.h"
 
+#include "ContiguousAlias.h"
 #include "GPUWork.h"
 
 #include "vyre/Analysis/FunctionEffects.h"
@@ -23,6 +24,10 @@ using namespace mlir::vyre::gpu_streams;
 
 static Value resolveRoot(Value value) {
   while (Operation *definer = value.getDefiningOp()) {
+    if (Value aliased = viewBehindAlias(value)) {
+      value = aliased;
+      continue;
+    }
     auto view = dyn_cast<ViewLikeOpInterface>(definer);
     if (!view || view.getViewDest() != value)
       break;

@@ -13,13 +13,25 @@ func.func @bodiless_kernel(%x: memref<16xf32>) {
 
 // -----
 
-// Tests that a copy of an offset view cannot be lowered (gpu.memcpy copies
-// contiguous buffers only).
-func.func @offset_view(%h: memref<16xf32>) {
+// Tests that a copy of a non-contiguous view cannot be lowered (gpu.memcpy
+// copies one contiguous range); contiguous views with an offset can
+// (contiguous-views.mlir).
+func.func @strided_view(%h: memref<16xf32>) {
   %d = vyre.alloc : memref<32xf32>
-  %view = memref.subview %d[16] [16] [1] : memref<32xf32> to memref<16xf32, strided<[1], offset: 16>>
-  // expected-error @+1 {{'vyre.copy_h2d' op cannot be lowered: 'target' has type 'memref<16xf32, strided<[1], offset: 16>>', but gpu.memcpy copies only contiguous buffers without an offset (identity layout)}}
-  vyre.copy_h2d %h to %view : memref<16xf32> to memref<16xf32, strided<[1], offset: 16>>
+  %view = memref.subview %d[0] [16] [2] : memref<32xf32> to memref<16xf32, strided<[2]>>
+  // expected-error @+1 {{'vyre.copy_h2d' op cannot be lowered: 'target' is a view of type 'memref<16xf32, strided<[2]>>', which is not contiguous (or has a dynamic shape); gpu.memcpy copies one contiguous range}}
+  vyre.copy_h2d %h to %view : memref<16xf32> to memref<16xf32, strided<[2]>>
+  return
+}
+
+// -----
+
+// Tests that a column of a host array cannot be copied back into.
+func.func @column(%h: memref<16x16xf32>, %j: index) {
+  %d = vyre.alloc : memref<16xf32>
+  %column = memref.subview %h[0, %j] [16, 1] [1, 1] : memref<16x16xf32> to memref<16xf32, strided<[16], offset: ?>>
+  // expected-error @+1 {{'vyre.copy_d2h' op cannot be lowered: 'target' is a view of type 'memref<16xf32, strided<[16], offset: ?>>', which is not contiguous (or has a dynamic shape); gpu.memcpy copies one contiguous range}}
+  vyre.copy_d2h %d to %column : memref<16xf32> to memref<16xf32, strided<[16], offset: ?>>
   return
 }
 

@@ -1,0 +1,59 @@
+//===- ContiguousAlias.cpp - Which view an identity-layout alias points into ===//
+//
+// gpu.memcpy is lowered by upstream for identity layouts only, so a copy of a
+// contiguous view with an offset reaches the gpu dialect through an alias: a
+// memref descriptor built in the LLVM dialect from the view's aligned pointer
+// and offset, cast back to an identity-layout memref with
+// `unrealized_conversion_cast`. The referee reads that structure itself: the
+// alias touches the view it was computed from.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContiguousAlias.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+
+Value mlir::vyre::gpu_streams::viewBehindAlias(Value value) {
+  auto cast = value.getDefiningOp<UnrealizedConversionCastOp>();
+  if (!cast || cast->getNumOperands() != 1 || cast->getNumResults() != 1)
+    return {};
+  // Every op the descriptor is computed from must be plain arithmetic on
+  // one view's metadata: its aligned pointer, its offset, constants.
+  Value view;
+  auto noteView = [&](Value source) {
+    if (view && view != source)
+      return false;
+    view = source;
+    return true;
+  };
+  SmallVector<Value> work{cast->getOperand(0)};
+  llvm::DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Operation *definer = work.pop_back_val().getDefiningOp();
+    if (!definer)
+      return {};
+    if (!seen.insert(definer).second)
+      continue;
+    if (auto aligned = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(definer)) {
+      if (!noteView(aligned.getSource()))
+        return {};
+      continue;
+    }
+    if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(definer)) {
+      if (!noteView(metadata.getSource()))
+        return {};
+      continue;
+    }
+    if (!isa<LLVM::InsertValueOp, LLVM::IntToPtrOp, LLVM::PoisonOp,
+             LLVM::UndefOp, LLVM::ConstantOp, arith::AddIOp, arith::MulIOp,
+             arith::IndexCastOp, arith::ConstantOp>(definer))
+      return {};
+    llvm::append_range(work, definer->getOperands());
+  }
+  return view;
+}

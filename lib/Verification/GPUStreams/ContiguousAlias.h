@@ -1,0 +1,21 @@
+//===- ContiguousAlias.h - Which view an identity-layout alias points into -===//
+//
+// Part of --vyre-verify-gpu-streams (ContiguousAlias.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_LIB_VERIFICATION_GPUSTREAMS_CONTIGUOUSALIAS_H
+#define VYRE_LIB_VERIFICATION_GPUSTREAMS_CONTIGUOUSALIAS_H
+
+#include "mlir/IR/Value.h"
+
+namespace mlir::vyre::gpu_streams {
+
+/// If `value` is an identity-layout memref cast from an LLVM descriptor that
+/// is computed from one view's aligned pointer and metadata only, that view;
+/// otherwise null.
+Value viewBehindAlias(Value value);
+
+} // namespace mlir::vyre::gpu_streams
+
+#endif // VYRE_LIB_VERIFICATION_GPUSTREAMS_CONTIGUOUSALIAS_H
