@@ -10,10 +10,13 @@
 #
 # Usage: build-executable.sh INPUT.mlir OUTPUT [--serial] [--build-dir DIR]
 #                            [--rpath PATH] [--runtime cuda|host]
+#                            [--pipeline-options "OPTS"]
 #   --serial   skip --overlap-copies: everything on the main stream
 #   --rpath    where the executable finds libvyre_cuda_runtime.so at run time
 #              (default: the build's lib/; '$ORIGIN' for a relocatable copy)
 #   --runtime  cuda (default) or host (lib/Runtime/HostRuntime.cpp)
+#   --pipeline-options  options of --vyre-to-gpu-pipeline, e.g.
+#              "cost-model=false" (move every copy, however small)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 input=$1 output=$2
@@ -22,12 +25,14 @@ mode=overlap
 build="$here/../build"
 rpath=
 runtime=cuda
+pipeline_options=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --serial) mode=serial ;;
     --build-dir) build=$2; shift ;;
     --rpath) rpath=$2; shift ;;
     --runtime) runtime=$2; shift ;;
+    --pipeline-options) pipeline_options=$2; shift ;;
     *) echo "build-executable.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -50,7 +55,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 if [[ $mode == overlap ]]; then
-  "$build/bin/vyre-opt" "$input" --vyre-to-gpu-pipeline -o "$work/gpu.mlir"
+  "$build/bin/vyre-opt" "$input" --vyre-to-gpu-pipeline="$pipeline_options" \
+    -o "$work/gpu.mlir"
 else
   "$build/bin/vyre-opt" "$input" --convert-vyre-to-gpu --canonicalize --cse \
     -o "$work/gpu.mlir"

@@ -15,7 +15,8 @@ class DialectRegistry;
 namespace mlir::vyre {
 
 /// Adds the vyre dialect and the upstream dialects that vyre programs use
-/// (arith, func, gpu, memref, scf, affine, vector, cf) to `registry`.
+/// (arith, func, gpu, memref, scf, affine, vector, cf, math in kernels, llvm
+/// in the lowering's output) to `registry`.
 void registerVyreDialects(DialectRegistry &registry);
 
 /// Registers every vyre pass and pipeline with the global pass registry.

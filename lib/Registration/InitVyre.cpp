@@ -15,6 +15,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -25,8 +27,9 @@ using namespace mlir;
 void vyre::registerVyreDialects(DialectRegistry &registry) {
   registry.insert<vyre::VyreDialect, affine::AffineDialect,
                   arith::ArithDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, gpu::GPUDialect, memref::MemRefDialect,
-                  scf::SCFDialect, vector::VectorDialect>();
+                  func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  vector::VectorDialect>();
 }
 
 void vyre::registerVyrePassesAndPipelines() {

@@ -8,6 +8,7 @@
 
 #include "vyre/Simulation/Passes.h"
 
+#include "vyre/Analysis/DeviceCosts.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
@@ -42,6 +43,9 @@ struct EngineModel {
   unsigned computeEngines, h2dEngines, d2hEngines;
   double h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs;
   unsigned defaultTripCount;
+  /// Host time of the runtime calls the lowered program makes
+  /// (docs/Simulation.md#runtime-overheads).
+  double launchUs, eventUs, streamCreateUs, hostSyncUs, allocFreeUs;
 };
 
 /// One simulated op, for the trace.
@@ -84,6 +88,8 @@ public:
   LogicalResult run() {
     if (failed(runRegion(function.getBody())))
       return failure();
+    // The return waits for the tail of every stream the function used.
+    hostWaits(allStreamsFree(), streamFree.size());
     double makespan = host;
     for (const Span &span : spans)
       makespan = std::max(makespan, span.end);
@@ -96,7 +102,9 @@ public:
        << llvm::format("%.1f", sumH2D) << " us, D2H copies "
        << llvm::format("%.1f", sumD2H) << " us, kernels "
        << llvm::format("%.1f", sumKernels) << " us, longest path "
-       << llvm::format("%.1f", longestPath) << " us)";
+       << llvm::format("%.1f", longestPath) << " us; host "
+       << llvm::format("%.1f", hostOverhead) << " us in runtime calls, "
+       << hostSyncs << " host synchronizations)";
     // At the function's location, not on the op: a remark on an op prints
     // the whole function after it.
     emitRemark(function.getLoc()) << text;
@@ -179,7 +187,35 @@ private:
     return std::nullopt;
   }
 
+  /// The host blocks until `until`, then spends `syncs` synchronizations.
+  void hostWaits(double until, size_t syncs) {
+    host = std::max(host, until);
+    spendOnHost(double(syncs) * model.hostSyncUs);
+    hostSyncs += syncs;
+  }
+
+  void spendOnHost(double micros) {
+    host += micros;
+    hostOverhead += micros;
+  }
+
+  double allStreamsFree() const {
+    double free = 0;
+    for (const auto &entry : streamFree)
+      free = std::max(free, entry.second);
+    return free;
+  }
+
+  /// The lowering makes the host wait for the device before a region op
+  /// with vyre ops, and each run of its body wait for its own streams.
+  void waitAroundRegion(Operation *op) {
+    if (containsVyreOps(op))
+      hostWaits(allStreamsFree(), 1);
+  }
+
   LogicalResult runOp(Operation *op) {
+    if (op->getNumRegions() != 0)
+      waitAroundRegion(op);
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       std::optional<int64_t> lower = constantIndex(loop.getLowerBound());
       std::optional<int64_t> upper = constantIndex(loop.getUpperBound());
@@ -187,9 +223,11 @@ private:
       int64_t trips = model.defaultTripCount;
       if (lower && upper && step && *step > 0)
         trips = std::max<int64_t>(0, (*upper - *lower + *step - 1) / *step);
-      for (int64_t i = 0; i < trips; ++i)
+      for (int64_t i = 0; i < trips; ++i) {
         if (failed(runRegion(loop.getRegion())))
           return failure();
+        waitAroundRegion(loop);
+      }
       return success();
     }
     if (auto branch = dyn_cast<scf::IfOp>(op)) {
@@ -215,14 +253,29 @@ private:
   /// takes an engine; an op without work orders its stream (or the host)
   /// after its tokens, or records the progress of its stream.
   LogicalResult runStreamOp(StreamOpInterface op) {
-    FailureOr<double> ready = tokensDone(op, op.getAwaitedTokens());
+    ValueRange awaited = op.getAwaitedTokens();
+    FailureOr<double> ready = tokensDone(op, awaited);
     if (failed(ready))
       return failure();
     std::optional<int64_t> stream = op.getStreamIndex();
     DeviceWork work = op.getDeviceWork();
+    // A device op that waits for tokens runs on a join: a stream from the
+    // pool that waits on an event per dependency (its own stream's too).
+    if (stream && !awaited.empty())
+      spendOnHost(model.streamCreateUs +
+                  model.eventUs * double(awaited.size() + 1));
     if (work == DeviceWork::None) {
-      double &free = stream ? streamFree[*stream] : host;
+      if (!stream) {
+        hostWaits(*ready, awaited.size());
+        return success();
+      }
+      double &free = streamFree[*stream];
       free = std::max(free, *ready);
+      // A free waits for its stream on the host.
+      if (isa<DeallocOp>(op)) {
+        hostWaits(free, 1);
+        spendOnHost(model.allocFreeUs);
+      }
       if (Value token = op.getCompletionToken())
         tokenDone[token] = std::max(host, free);
       return success();
@@ -230,9 +283,10 @@ private:
     FailureOr<double> cost = workTime(op, work);
     if (failed(cost))
       return failure();
+    spendOnHost(model.launchUs);
     issue(op, stream.value_or(0), engineFor(work), *cost, *ready);
     if (op.blocksHost())
-      host = std::max(host, lastEnd);
+      hostWaits(lastEnd, 1);
     if (Value token = op.getCompletionToken())
       tokenDone[token] = lastEnd;
     return success();
@@ -264,9 +318,8 @@ private:
   FailureOr<double> workTime(StreamOpInterface op, DeviceWork work) {
     if (work != DeviceWork::Kernel)
       return copyTime(op, deviceEndOf(op), work == DeviceWork::CopyToDevice);
-    double cost = model.defaultKernelUs;
-    if (auto attr = op->getAttrOfType<FloatAttr>("vyre.cost_us"))
-      cost = attr.getValueAsDouble();
+    double cost =
+        getDeclaredKernelMicros(op).value_or(model.defaultKernelUs);
     if (cost < 0)
       return op->emitOpError("has a negative 'vyre.cost_us'");
     sumKernels += cost;
@@ -282,18 +335,6 @@ private:
       ready = std::max(ready, it->second);
     }
     return ready;
-  }
-
-  /// The size in memory of one element of type `type`, by the data layout
-  /// in scope at `op`, for the types that have one (integers, floats, index,
-  /// complex numbers and fixed-size vectors of them).
-  static std::optional<uint64_t> getElementBytes(Type type, Operation *op) {
-    if (auto vector = dyn_cast<VectorType>(type);
-        vector && vector.isScalable())
-      return std::nullopt;
-    if (!isa<IntegerType, FloatType, IndexType, ComplexType, VectorType>(type))
-      return std::nullopt;
-    return DataLayout::closest(op).getTypeSize(type).getFixedValue();
   }
 
   FailureOr<double> copyTime(Operation *copy, Value deviceEnd, bool toDevice) {
@@ -425,6 +466,9 @@ private:
   std::vector<Span> spans;
 
   double sumH2D = 0, sumD2H = 0, sumKernels = 0, longestPath = 0;
+  /// Host time spent in runtime calls, and host synchronizations.
+  double hostOverhead = 0;
+  size_t hostSyncs = 0;
   DenseMap<unsigned, double> lastWriteEnd, lastReadEnd;
 };
 
@@ -439,9 +483,17 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
                          "0 GB/s or less");
       return signalPassFailure();
     }
+    if (launchUs < 0 || eventUs < 0 || streamCreateUs < 0 || hostSyncUs < 0 ||
+        allocFreeUs < 0) {
+      module.emitOpError("cannot run --vyre-simulate with a negative runtime "
+                         "overhead");
+      return signalPassFailure();
+    }
     EngineModel model{computeEngines, h2dEngines,    d2hEngines,
                       h2dGBps,        d2hGBps,       copyLatencyUs,
-                      defaultKernelUs, defaultTripCount};
+                      defaultKernelUs, defaultTripCount, launchUs,
+                      eventUs,        streamCreateUs, hostSyncUs,
+                      allocFreeUs};
     // Every function with a body, each on its own model of the device; the
     // trace holds them all, two processes (streams, engines) per function.
     llvm::json::Array events;

@@ -1,6 +1,6 @@
 // Found by vyre-fuzz-mlir (a mutated lit input): a copy whose source is a
 // device buffer was hoisted above the kernel writing that buffer.
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
 
 
 

@@ -2,7 +2,7 @@
 // through a DenseMap iterator after inserting into the map (heap use after
 // free). Tests that the lowering, and the referee on the scheduled program,
 // get through it; the sanitized build (make check-sanitized) checks memory.
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies --vyre-verify-schedule --convert-vyre-to-gpu | FileCheck %s
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false --vyre-verify-schedule --convert-vyre-to-gpu | FileCheck %s
 // CHECK: gpu.memcpy async
 // CHECK-NOT: vyre.
 

@@ -1,8 +1,8 @@
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-simulate --verify-diagnostics -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-simulate="launch-us=0 event-us=0 host-sync-us=0 alloc-free-us=0" --verify-diagnostics -o /dev/null
 // The other runs hide the annotations, which the driver would check.
-// RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --vyre-kernel-access --overlap-copies --vyre-simulate 2>&1 >/dev/null | FileCheck %s --check-prefix=OVERLAP
-// RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --vyre-kernel-access --vyre-simulate="h2d-gbps=110 copy-latency-us=0 default-kernel-us=50" 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTIONS
-// RUN: vyre-opt %vyre_src/examples/copy_then_unrelated_kernel.mlir --vyre-kernel-access --overlap-copies --vyre-simulate="trace=%t.json" -o /dev/null 2>/dev/null
+// RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false --vyre-simulate="launch-us=0 event-us=0 host-sync-us=0 alloc-free-us=0" 2>&1 >/dev/null | FileCheck %s --check-prefix=OVERLAP
+// RUN: sed -e 's/expected-/hidden-/' %s | not vyre-opt --split-input-file --vyre-kernel-access --vyre-simulate="h2d-gbps=110 copy-latency-us=0 default-kernel-us=50 launch-us=0 event-us=0 host-sync-us=0 alloc-free-us=0" 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTIONS
+// RUN: vyre-opt %vyre_src/examples/copy_then_unrelated_kernel.mlir --vyre-kernel-access --overlap-copies=cost-model=false --vyre-simulate="trace=%t.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
 // RUN: vyre-opt %S/Inputs/two-functions.mlir --vyre-kernel-access --vyre-simulate="trace=%t.two.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.two.json --check-prefix=TWO
@@ -14,7 +14,7 @@
 gpu.module @k {
   func.func private @kernel(%x: memref<1375000xf32>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 312.0 us, serial 312.0 us, bound 210.0 us (H2D copies 102.0 us, D2H copies 0.0 us, kernels 210.0 us, longest path 200.0 us)}}
+// expected-remark @+1 {{makespan 312.0 us, serial 312.0 us, bound 210.0 us (H2D copies 102.0 us, D2H copies 0.0 us, kernels 210.0 us, longest path 200.0 us; host 0.0 us in runtime calls}}
 func.func @policy_example(%host: memref<1375000xf32> {vyre.pinned, llvm.noalias}) {
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<1375000xf32>
@@ -52,7 +52,7 @@ func.func @policy_example(%host: memref<1375000xf32> {vyre.pinned, llvm.noalias}
 gpu.module @k {
   func.func private @kernel(%x: memref<1024xf32>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 402.1 us, serial 402.1 us, bound 402.1 us (H2D copies 0.0 us, D2H copies 2.1 us, kernels 400.0 us, longest path 402.1 us)}}
+// expected-remark @+1 {{makespan 402.1 us, serial 402.1 us, bound 402.1 us (H2D copies 0.0 us, D2H copies 2.1 us, kernels 400.0 us, longest path 402.1 us; host 0.0 us in runtime calls}}
 func.func @loop(%out: memref<1024xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -138,7 +138,7 @@ func.func @unstructured(%h: memref<16xf32>, %c: i1) {
 gpu.module @k {
   func.func private @kernel(%x: memref<4xindex>, %y: memref<4xvector<4xf32>>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 14.0 us, serial 14.0 us, bound 12.0 us (H2D copies 4.0 us, D2H copies 0.0 us, kernels 10.0 us, longest path 12.0 us)}}
+// expected-remark @+1 {{makespan 14.0 us, serial 14.0 us, bound 12.0 us (H2D copies 4.0 us, D2H copies 0.0 us, kernels 10.0 us, longest path 12.0 us; host 0.0 us in runtime calls}}
 func.func @element_sizes(%h: memref<4xindex> {vyre.pinned, llvm.noalias},
                          %v: memref<4xvector<4xf32>> {vyre.pinned, llvm.noalias}) {
   %c1 = arith.constant 1 : index
@@ -160,3 +160,4 @@ func.func @unknown_element_size(%h: memref<4xmemref<2xf32>> {vyre.pinned, llvm.n
   vyre.copy_h2d %h to %a : memref<4xmemref<2xf32>> to memref<4xmemref<2xf32>>
   return
 }
+

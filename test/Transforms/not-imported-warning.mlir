@@ -1,4 +1,4 @@
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies --verify-diagnostics -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false --verify-diagnostics -o /dev/null
 // RUN: vyre-opt %s --split-input-file --vyre-verify-schedule --verify-diagnostics -o /dev/null
 // The simulator reports on every function it runs: check its warning alone.
 // RUN: vyre-opt %s --split-input-file --vyre-simulate -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIM

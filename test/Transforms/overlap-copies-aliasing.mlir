@@ -1,6 +1,6 @@
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies | FileCheck %s
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s
 // The referee accepts every output.
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
 
 // Function arguments without llvm.noalias may be one buffer: a copy from one
 // is ordered against work on the other, as if they were the same.

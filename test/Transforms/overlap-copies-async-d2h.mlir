@@ -1,8 +1,8 @@
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies | FileCheck %s
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-d2h=true side-streams=2" --vyre-verify-schedule -o /dev/null
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-d2h=true" --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=true side-streams=2" --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=true" --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
 // With async-d2h=false, device-to-host copies stay synchronous.
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-d2h=false" | FileCheck %s --check-prefix=SYNC
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=false" | FileCheck %s --check-prefix=SYNC
 // SYNC-NOT: vyre.copy_d2h_async
 
 gpu.module @k {
@@ -154,8 +154,8 @@ gpu.module @k {
 // (2, then 3, with side-streams=1), and a copy into the same host buffer as
 // an earlier one follows it on its stream. With one D2H stream (the
 // default), all take stream 2.
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="d2h-streams=2" | FileCheck %s --check-prefix=TWO
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="d2h-streams=2" --vyre-verify-schedule --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false d2h-streams=2" | FileCheck %s --check-prefix=TWO
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false d2h-streams=2" --vyre-verify-schedule --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
 // TWO-LABEL: func.func @two_d2h_streams
 // TWO: %[[A:.+]] = vyre.copy_d2h_async {{.*}} on stream 2
 // TWO: vyre.copy_d2h_async {{.*}} on stream 3
@@ -190,7 +190,7 @@ gpu.module @k {
 // earlier copy back (two arguments without llvm.noalias) waits for it: the
 // property test found a race here with two D2H streams, where the second
 // copy took the other stream.
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="d2h-streams=2" | FileCheck %s --check-prefix=ALIAS
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false d2h-streams=2" | FileCheck %s --check-prefix=ALIAS
 // ALIAS-LABEL: func.func @into_a_possible_alias
 // ALIAS: %[[FIRST:.+]] = vyre.copy_d2h_async %arg0 to %arg2 on stream 2
 // ALIAS-NEXT: vyre.copy_d2h_async %arg0 to %arg1 on stream 2 after [{{.*}}%[[FIRST]]{{.*}}]

@@ -1,8 +1,8 @@
-// RUN: vyre-opt %s --vyre-kernel-access --vyre-function-effects --overlap-copies="async-d2h=false" | FileCheck %s
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-function-effects --overlap-copies="cost-model=false async-d2h=false" | FileCheck %s
 // Both referees accept the result, the gpu-level one told what calls touch
 // by vyre.effects, which the pipeline then drops.
-// RUN: vyre-opt %s --vyre-to-gpu-pipeline="verify=true" | FileCheck %s --check-prefix=LOWERED
-// RUN: vyre-opt %s --vyre-kernel-access --vyre-function-effects --overlap-copies --remarks-filter=overlap-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: vyre-opt %s --vyre-to-gpu-pipeline="cost-model=false verify=true" | FileCheck %s --check-prefix=LOWERED
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-function-effects --overlap-copies=cost-model=false --remarks-filter=overlap-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A call is judged by its callee's vyre.effects: computed from the body for
 // a function defined here (--vyre-function-effects), declared on an external

@@ -1,4 +1,4 @@
-// RUN: vyre-opt %s --overlap-copies="d2h-streams=0" --verify-diagnostics
+// RUN: vyre-opt %s --overlap-copies="cost-model=false d2h-streams=0" --verify-diagnostics
 
 // Tests that the pass refuses asynchronous D2H copies without a stream for
 // them.

@@ -1,4 +1,4 @@
-// RUN: vyre-opt %s --overlap-copies="side-streams=0" --verify-diagnostics
+// RUN: vyre-opt %s --overlap-copies="cost-model=false side-streams=0" --verify-diagnostics
 
 // Tests that the pass refuses to run without a side stream.
 // expected-error @+1 {{'func.func' op cannot run --overlap-copies with side-streams=0: copies need at least one side stream}}

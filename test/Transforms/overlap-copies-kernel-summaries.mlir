@@ -1,5 +1,5 @@
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies --remarks-filter=overlap-copies 2>&1 | FileCheck %s --check-prefix=SUMMARIZED
-// RUN: vyre-opt %s --overlap-copies --remarks-filter=overlap-copies 2>&1 | FileCheck %s --check-prefix=UNSUMMARIZED
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false --remarks-filter=overlap-copies 2>&1 | FileCheck %s --check-prefix=SUMMARIZED
+// RUN: vyre-opt %s --overlap-copies=cost-model=false --remarks-filter=overlap-copies 2>&1 | FileCheck %s --check-prefix=UNSUMMARIZED
 
 // Tests that --overlap-copies judges kernels by their `vyre.access` summaries
 // and never looks into their bodies. @k::@read only reads %h, so the copy

@@ -1,10 +1,10 @@
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="side-streams=2" | FileCheck %s --check-prefix=STREAMS
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="hoist=false" | FileCheck %s --check-prefix=NOHOIST
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies | FileCheck %s --check-prefix=DEFAULT
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="side-streams=2" --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false side-streams=2" | FileCheck %s --check-prefix=STREAMS
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false hoist=false" | FileCheck %s --check-prefix=NOHOIST
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s --check-prefix=DEFAULT
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false side-streams=2" --vyre-verify-schedule -o /dev/null
 // Running the pass twice gives the same IR as once.
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies > %t.once.mlir
-// RUN: vyre-opt %t.once.mlir --vyre-kernel-access --overlap-copies > %t.twice.mlir
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false > %t.once.mlir
+// RUN: vyre-opt %t.once.mlir --vyre-kernel-access --overlap-copies=cost-model=false > %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 
 // The options of --overlap-copies: side-streams and hoist.

@@ -1,6 +1,6 @@
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="side-streams=2" --remarks-filter=copy-plan 2>&1 >/dev/null | FileCheck %s --check-prefix=PLAN
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="side-streams=2" | FileCheck %s
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="side-streams=2" --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false side-streams=2" --remarks-filter=copy-plan 2>&1 >/dev/null | FileCheck %s --check-prefix=PLAN
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false side-streams=2" | FileCheck %s
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false side-streams=2" --vyre-verify-schedule -o /dev/null
 
 // Tests the plan --overlap-copies prints with --remarks-filter=copy-plan (one
 // line per copy, before anything is built), on a device buffer that is the

@@ -1,6 +1,6 @@
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies | FileCheck %s
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s
 // The referee accepts every output.
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
 
 // Copies around and inside region ops: an op with regions counts as what its
 // body touches, and a copy inside a loop body or a branch is joined in its

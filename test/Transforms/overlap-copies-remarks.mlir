@@ -1,7 +1,7 @@
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies --remarks-filter=overlap-copies --verify-diagnostics
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false --remarks-filter=overlap-copies --verify-diagnostics
 // Without the filter the pass says nothing (the annotations are hidden so that
 // the driver does not check them).
-// RUN: sed -e 's/expected-remark/hidden-remark/' %s | vyre-opt --vyre-kernel-access --overlap-copies 2>&1 >/dev/null | count 0
+// RUN: sed -e 's/expected-remark/hidden-remark/' %s | vyre-opt --vyre-kernel-access --overlap-copies=cost-model=false 2>&1 >/dev/null | count 0
 
 // The remarks of --overlap-copies: why each copy moved where it did, and
 // what it overlaps.

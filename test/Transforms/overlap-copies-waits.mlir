@@ -1,9 +1,9 @@
 // These cases are about copies into the device; D2H copies in them stay
 // synchronous (overlap-copies-async-d2h.mlir covers the asynchronous ones).
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="async-d2h=false" | FileCheck %s
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=false" | FileCheck %s
 // The referee accepts every output, with D2H copies synchronous or not.
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="async-d2h=false" --vyre-verify-schedule -o /dev/null
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=false" --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
 
 // Which device work waits for a copy, and which work the copy waits for: the
 // first op on the main stream that touches its slot waits (vyre.wait), and

@@ -1,7 +1,7 @@
 // RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --remarks-filter=pipeline-loops --verify-diagnostics | FileCheck %s
 // The loops and copies --vyre-pipeline-loops must leave as they are, each
 // with the remark that says why, and those it moves out of loops.
-// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --overlap-copies --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
 
 gpu.module @k {
   gpu.func @acc(%x: memref<16xf32>, %acc: memref<16xf32>) kernel {

@@ -1,8 +1,8 @@
 // RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops | FileCheck %s
 // Every output, once --overlap-copies has scheduled it, passes the schedule's
 // referee, and through the lowering, the gpu dialect's.
-// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --overlap-copies --vyre-verify-schedule -o /dev/null
-// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops="pipeline-depth=3" --overlap-copies --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops="pipeline-depth=3" --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
 
 // --vyre-pipeline-loops issues each loop's copies iterations ahead into
 // rotating buffers. The cases where it must not are in

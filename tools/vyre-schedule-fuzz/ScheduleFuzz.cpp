@@ -24,9 +24,12 @@
 //     dialect's stream and event creates and destroys must pair on every path.
 //
 // The gpu-level referee checks up to 4096 combinations of branches and loop
-// trip counts per function; a program with more is counted as skipped. A
-// lowering refusal (a strided copy, a kernel without a body) ends a
-// program's checks; any other diagnostic fails the run and prints the seed,
+// trip counts per function; a program with more is counted as skipped. The
+// overlapped and imported builds run with one or two side streams, D2H
+// copies on the main stream or their own, and the cost model off or on (it
+// moves some of the programs' copies of 64 bytes, those with a kernel beside
+// them and no join to pay for, and leaves the others). A lowering refusal (a kernel without a body) ends a program's
+// checks; any other diagnostic fails the run and prints the seed,
 // a command that reproduces it, and the program.
 //
 // Usage: vyre-schedule-fuzz [--count N] [--seed S] [--llvm-every N]
@@ -71,6 +74,13 @@ namespace {
 
 /// The most traces the gpu-level referee checks per function.
 constexpr unsigned kMaxTraces = 4096;
+
+/// How a program's overlapped and imported builds are configured.
+struct BuildOptions {
+  unsigned sideStreams = 1;
+  bool asyncD2H = false;
+  bool costModel = false;
+};
 
 /// What happened to one program: empty if it passed; `skipped` if it has
 /// more traces than the referee checks.
@@ -172,13 +182,14 @@ Outcome checkSerial(MLIRContext &context, ModuleOp input, bool toLLVM) {
 /// The overlapped build: the passes of --vyre-to-gpu-pipeline, with the
 /// schedule's referee after --overlap-copies and the gpu dialect's at the end.
 Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
-                        unsigned sideStreams, bool asyncD2H, bool toLLVM) {
+                        const BuildOptions &build, bool toLLVM) {
   PassManager pm(&context);
   vyre::OverlapCopiesPassOptions overlap;
-  overlap.sideStreams = sideStreams;
-  overlap.asyncD2H = asyncD2H;
+  overlap.sideStreams = build.sideStreams;
+  overlap.asyncD2H = build.asyncD2H;
   // As many D2H streams as side streams: one or two of each.
-  overlap.d2hStreams = sideStreams;
+  overlap.d2hStreams = build.sideStreams;
+  overlap.costModel = build.costModel;
   pm.addPass(vyre::createKernelAccessPass());
   pm.addPass(vyre::createFunctionEffectsPass());
   pm.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
@@ -200,7 +211,7 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
 /// imported whole by --convert-gpu-host-to-vyre, then the overlapped build's
 /// passes with both referees (--vyre-gpu-async-pipeline=verify=true).
 Outcome checkImported(MLIRContext &context, ModuleOp input,
-                      unsigned sideStreams, bool asyncD2H, bool toLLVM) {
+                      const BuildOptions &build, bool toLLVM) {
   OwningOpRef<ModuleOp> module = input.clone();
   ErrorLog log(context);
   PassManager import(&context);
@@ -217,9 +228,10 @@ Outcome checkImported(MLIRContext &context, ModuleOp input,
             "written"};
   PassManager pm(&context);
   vyre::VyreToGPUPipelineOptions options;
-  options.sideStreams = sideStreams;
-  options.asyncD2H = asyncD2H;
-  options.d2hStreams = sideStreams;
+  options.sideStreams = build.sideStreams;
+  options.asyncD2H = build.asyncD2H;
+  options.d2hStreams = build.sideStreams;
+  options.costModel = build.costModel;
   options.verify = true;
   options.maxTraces = kMaxTraces;
   vyre::buildVyreToGPUPipeline(pm, options);
@@ -347,19 +359,17 @@ bool merge(Outcome &outcome, const Outcome &build) {
 /// Checks the serial and overlapped builds of the vyre form of a program,
 /// then the imported build of its upstream gpu form.
 Outcome checkProgram(MLIRContext &context, const std::string &program,
-                     const std::string &gpuProgram, unsigned sideStreams,
-                     bool asyncD2H, bool toLLVM) {
+                     const std::string &gpuProgram, const BuildOptions &build,
+                     bool toLLVM) {
   Outcome outcome;
   OwningOpRef<ModuleOp> module = parseProgram(context, program, outcome);
   if (!module || !merge(outcome, checkPipelinedMeaning(context, *module)) ||
       !merge(outcome, checkSerial(context, *module, toLLVM)) ||
-      !merge(outcome, checkOverlapped(context, *module, sideStreams, asyncD2H,
-                                      toLLVM)))
+      !merge(outcome, checkOverlapped(context, *module, build, toLLVM)))
     return outcome;
   OwningOpRef<ModuleOp> gpuModule = parseProgram(context, gpuProgram, outcome);
   if (gpuModule)
-    merge(outcome, checkImported(context, *gpuModule, sideStreams, asyncD2H,
-                                 toLLVM));
+    merge(outcome, checkImported(context, *gpuModule, build, toLLVM));
   return outcome;
 }
 
@@ -377,8 +387,8 @@ struct Totals {
 
 /// Prints the seed that fails, a command that reproduces it, why, and the
 /// program.
-void reportFailure(uint64_t programSeed, unsigned sideStreams,
-                   bool asyncD2H, const std::string &failure,
+void reportFailure(uint64_t programSeed, const BuildOptions &build,
+                   const std::string &failure,
                    const std::string &program,
                    const std::string &gpuProgram) {
   bool imported = failure.find("imported build") != std::string::npos ||
@@ -388,9 +398,10 @@ void reportFailure(uint64_t programSeed, unsigned sideStreams,
                << (imported ? "--print-gpu " : "--print ") << programSeed
                << " | vyre-opt "
                << (imported ? "--vyre-gpu-async-pipeline" : "--vyre-to-gpu-pipeline")
-               << "=\"side-streams=" << sideStreams
-               << " d2h-streams=" << sideStreams
-               << " async-d2h=" << (asyncD2H ? "true" : "false")
+               << "=\"side-streams=" << build.sideStreams
+               << " d2h-streams=" << build.sideStreams
+               << " async-d2h=" << (build.asyncD2H ? "true" : "false")
+               << " cost-model=" << (build.costModel ? "true" : "false")
                << " verify=true\")\n"
                << failure << "\n"
                << (imported ? gpuProgram : program);
@@ -442,21 +453,21 @@ int main(int argc, char **argv) {
   Totals totals;
   for (uint64_t i = 0; i < options.count; ++i) {
     uint64_t programSeed = options.seed + i;
-    // Every combination of one or two side streams, and D2H copies on the
-    // main stream or on their own.
-    unsigned sideStreams = 1 + programSeed % 2;
-    bool asyncD2H = programSeed / 2 % 2;
+    // Every combination of one or two side streams, D2H copies on the
+    // main stream or on their own, and the cost model off or on.
+    BuildOptions build{1 + unsigned(programSeed % 2),
+                       bool(programSeed / 2 % 2), bool(programSeed / 4 % 2)};
     bool toLLVM =
         options.llvmEvery != 0 && programSeed % options.llvmEvery == 0;
     std::string program = ProgramGenerator(programSeed).generate();
     std::string gpuProgram = ProgramGenerator(programSeed).generate(
         ProgramGenerator::Form::UpstreamGPU);
-    Outcome outcome = checkProgram(context, program, gpuProgram, sideStreams,
-                                   asyncD2H, toLLVM);
+    Outcome outcome =
+        checkProgram(context, program, gpuProgram, build, toLLVM);
     totals.add(outcome);
     if (!outcome.failure.empty()) {
-      reportFailure(programSeed, sideStreams, asyncD2H, outcome.failure,
-                    program, gpuProgram);
+      reportFailure(programSeed, build, outcome.failure, program,
+                    gpuProgram);
       llvm::outs() << "schedule-fuzz: " << i << " passed, 1 failed\n";
       return 1;
     }

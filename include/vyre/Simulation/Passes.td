@@ -13,8 +13,10 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
     after another) and the lower bound max(sum of H2D copies, sum of D2H
     copies, sum of kernels, longest dependency path).
 
-    The model: the host issues ops in program order and takes no time itself;
-    a device op starts once it is issued, its stream is free, its
+    The model: the host issues ops in program order, spending the runtime's
+    overheads (`launch-us` per launch or memcpy, `event-us` per dependency of
+    a join, `stream-create-us` per join, `host-sync-us` per synchronization,
+    `alloc-free-us` per buffer, calibrated on an H200); a device op starts once it is issued, its stream is free, its
     dependencies are done and an engine of its kind is free, and runs for its
     duration. Defaults: one compute engine and one copy engine per direction,
     55 GB/s each way (an H200's pinned host-to-device rate on PCIe Gen5), 2 us
@@ -51,6 +53,20 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
            "Kernel time without a vyre.cost_us attribute, us">,
     Option<"defaultTripCount", "default-trip-count", "unsigned", "4",
            "Iterations of a loop whose trip count is not constant">,
+    Option<"launchUs", "launch-us", "double", "0.85",
+           "Host time of issuing a kernel launch or a memcpy, us">,
+    Option<"eventUs", "event-us", "double", "1.7",
+           "Host time of each dependency of a join (an event record and a "
+           "stream wait), us">,
+    Option<"streamCreateUs", "stream-create-us", "double", "0.0",
+           "Host time of the stream a join creates, us (0: the runtime's "
+           "pools hand out streams without a driver call)">,
+    Option<"hostSyncUs", "host-sync-us", "double", "1.7",
+           "Host time of each synchronization, once the device work it "
+           "waits for is done, us">,
+    Option<"allocFreeUs", "alloc-free-us", "double", "21.5",
+           "Host time of allocating and freeing one device buffer, counted "
+           "at its dealloc, us">,
     Option<"tracePath", "trace", "std::string", "\"\"",
            "Write a Chrome trace-event JSON here">,
   ];

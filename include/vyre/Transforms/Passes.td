@@ -45,6 +45,22 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     known to be pinned (registered with `gpu.host_register`, or a function
     argument marked `vyre.pinned`): pageable memory defeats overlap.
 
+    **The cost model.** Moving a copy costs the host a join where it starts
+    (if it has dependencies) and one where the main stream waits for it
+    (`event-us` per dependency, `stream-create-us` per join), or a
+    synchronization where the host does (`host-sync-us`), less the
+    synchronization of the copy in place. The overlap saves at most the
+    copy's time (`copy-latency-us` plus its bytes over `h2d-gbps` or
+    `d2h-gbps`), and at most the kernel time it can run beside: the kernels
+    still in flight where it is issued, and those issued before the first op
+    that waits for it (`vyre.cost_us` of each dispatch, or
+    `default-kernel-us`). A copy whose saving is below the overhead stays
+    where it is, with a `missed` remark `CopyNotWorthMoving` ("copy of 4 KiB:
+    saving 2.1 us < overhead 3.4 us"); the later copies in its direction
+    stay behind it, and the others are planned again without it.
+    `cost-model=false` moves every copy it may. The defaults are those of
+    `--vyre-simulate`.
+
     Example:
 
     ```mlir
@@ -78,6 +94,30 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     Option<"d2hStreams", "d2h-streams", "unsigned", /*default=*/"1",
            "Number of streams to spread asynchronous device-to-host copies "
            "over (one per device-to-host copy engine)">,
+    Option<"costModel", "cost-model", "bool", /*default=*/"true",
+           "Leave a copy in place where the modelled saving of moving it is "
+           "below the overhead of moving it (false: move every copy it may)">,
+    Option<"launchUs", "launch-us", "double", /*default=*/"0.85",
+           "Host time the cost model assumes for a launch or a memcpy, us">,
+    Option<"eventUs", "event-us", "double", /*default=*/"1.7",
+           "Host time the cost model assumes for each dependency of a join "
+           "(an event record and a stream wait), us">,
+    Option<"hostSyncUs", "host-sync-us", "double", /*default=*/"1.7",
+           "Host time the cost model assumes for each host synchronization, "
+           "us">,
+    Option<"streamCreateUs", "stream-create-us", "double", /*default=*/"0.0",
+           "Host time the cost model assumes for the stream a join creates, "
+           "us (0: the runtime's pools)">,
+    Option<"h2dGBps", "h2d-gbps", "double", /*default=*/"55.0",
+           "Host-to-device bandwidth the cost model assumes, GB/s">,
+    Option<"d2hGBps", "d2h-gbps", "double", /*default=*/"55.0",
+           "Device-to-host bandwidth the cost model assumes, GB/s">,
+    Option<"copyLatencyUs", "copy-latency-us", "double", /*default=*/"2.0",
+           "Fixed cost of each copy the cost model assumes, us">,
+    Option<"defaultKernelUs", "default-kernel-us", "double",
+           /*default=*/"10.0",
+           "Kernel time the cost model assumes without a vyre.cost_us "
+           "attribute, us">,
   ];
 }
 

@@ -107,6 +107,16 @@ void overlap::emitPlanRemarks(const CopyPlan &plan) {
     emitCopyRemarks(plan, copy);
 }
 
+void overlap::emitCopyDeclinedRemark(FunctionOpInterface function,
+                                     Operation *copy,
+                                     const CopyCostVerdict &verdict) {
+  remark::missed(copy->getLoc(),
+                 remarkOptions(function, "CopyNotWorthMoving"))
+      << verdict.describe() +
+             ": left on the main stream (the overlap saves at most the "
+             "copy's time, and at most the kernel time it would run beside)";
+}
+
 void overlap::emitKernelSummaryRemarks(FunctionOpInterface function,
                                        const SlotAccessAnalysis &slots) {
   for (SymbolRefAttr kernel : slots.getUnsummarizedKernels()) {

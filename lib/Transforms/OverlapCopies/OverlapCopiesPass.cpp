@@ -10,6 +10,7 @@
 #include "vyre/Transforms/Passes.h"
 
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 #include "vyre/Transforms/OverlapCopies/CopyRemarks.h"
 
@@ -23,12 +24,45 @@ using namespace mlir::vyre;
 
 namespace {
 
+/// Plans again, leaving on the main stream every copy whose move the cost
+/// model finds does not pay, until none is left; says so for each.
+overlap::CopyPlan declineUnprofitableCopies(overlap::CopyPlan plan,
+                                            const SlotAccessAnalysis &slots,
+                                            overlap::PlanOptions &options,
+                                            const overlap::CopyCostOptions &costs) {
+  bool declinedAny = true;
+  while (declinedAny) {
+    declinedAny = false;
+    for (const overlap::PlannedCopy &copy : plan.copies) {
+      overlap::CopyCostVerdict verdict =
+          overlap::evaluateCopyCost(plan, copy, costs);
+      if (verdict.worthMoving())
+        continue;
+      options.leaveInPlace.insert(copy.original);
+      overlap::emitCopyDeclinedRemark(plan.function, copy.original, verdict);
+      declinedAny = true;
+    }
+    if (declinedAny)
+      plan = overlap::planCopyOverlap(plan.function, slots, options);
+  }
+  return plan;
+}
+
 struct OverlapCopiesPass
     : public vyre::impl::OverlapCopiesPassBase<OverlapCopiesPass> {
   using Base::Base;
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
+    if (costModel && (h2dGBps <= 0 || d2hGBps <= 0 || copyLatencyUs < 0 ||
+                      defaultKernelUs < 0 || launchUs < 0 || eventUs < 0 ||
+                      hostSyncUs < 0 ||
+                      streamCreateUs < 0)) {
+      function.emitOpError(
+          "cannot run --overlap-copies' cost model with a bandwidth that is "
+          "not positive or a negative time");
+      return signalPassFailure();
+    }
     if (sideStreams == 0) {
       function.emitOpError(
           "cannot run --overlap-copies with side-streams=0: copies need at "
@@ -57,9 +91,13 @@ struct OverlapCopiesPass
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
     overlap::emitKernelSummaryRemarks(function, slots);
     overlap::emitUnknownCallRemarks(function);
-    overlap::CopyPlan plan =
-        overlap::planCopyOverlap(function, slots,
-                                 {hoist, sideStreams, asyncD2H, d2hStreams});
+    overlap::PlanOptions options{hoist, sideStreams, asyncD2H, d2hStreams, {}};
+    overlap::CopyPlan plan = overlap::planCopyOverlap(function, slots, options);
+    if (costModel)
+      plan = declineUnprofitableCopies(
+          std::move(plan), slots, options,
+          {h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs, launchUs,
+           eventUs, hostSyncUs, streamCreateUs});
     overlap::emitPlanRemarks(plan);
     overlap::applyCopyPlan(plan);
   }

@@ -29,12 +29,23 @@ void PlacementPlanner::planBlock(Block &block) {
     for (Region &region : op.getRegions())
       for (Block &nested : region)
         planBlock(nested);
-    if (auto copy = dyn_cast<CopyH2DOp>(op))
+    bool declined = options.leaveInPlace.contains(&op);
+    if (auto copy = dyn_cast<CopyH2DOp>(op); copy && !declined)
       if (planCopy(copy, previous, state))
         continue;
-    if (auto copy = dyn_cast<CopyD2HOp>(op); copy && options.asyncD2H)
+    if (auto copy = dyn_cast<CopyD2HOp>(op);
+        copy && options.asyncD2H && !declined)
       if (planCopyToHost(copy, previous, state))
         continue;
+    // A copy the cost model leaves in place still runs on a copy engine:
+    // the later copies in its direction stay behind it, as on a stream, so
+    // that moving them does not put them ahead of it on the engine.
+    if (declined && isa<CopyH2DOp>(op))
+      for (int64_t stream = 1; stream <= int64_t(options.sideStreams); ++stream)
+        state.lastCopyOnStream[stream] = stamp;
+    if (declined && isa<CopyD2HOp>(op))
+      for (unsigned i = 1; i <= options.d2hStreams; ++i)
+        state.lastCopyOnStream[int64_t(options.sideStreams + i)] = stamp;
     state.last.note(stamp, computeOpFootprint(&op, slots));
     previous = stamp;
   }

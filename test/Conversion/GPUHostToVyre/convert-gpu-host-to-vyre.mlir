@@ -1,7 +1,7 @@
 // RUN: vyre-opt %s --split-input-file --convert-gpu-host-to-vyre | FileCheck %s
 // Imported programs are race-free once overlapped, at both levels, through
 // the drop-in pipeline.
-// RUN: vyre-opt %s --split-input-file --vyre-gpu-async-pipeline="verify=true" -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-gpu-async-pipeline="cost-model=false verify=true" -o /dev/null
 
 // Tests the patterns of upstream's GPU integration tests: a host buffer from
 // memref.alloc registered with gpu.host_register, a device buffer from

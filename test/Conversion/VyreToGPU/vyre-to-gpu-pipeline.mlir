@@ -1,10 +1,10 @@
-// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | FileCheck %s
-// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=PASSES
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="cost-model=false verify=true" | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="cost-model=false verify=true" --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=PASSES
 // The kernels' summaries are gone: upstream's lowering changes the kernels.
-// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline | FileCheck %s --check-prefix=NOSUMMARY
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline=cost-model=false | FileCheck %s --check-prefix=NOSUMMARY
 // NOSUMMARY-NOT: vyre.access
 // The pipeline takes the passes' own options, here --vyre-verify-gpu-streams'.
-// RUN: not vyre-opt %S/Inputs/loop.mlir --vyre-to-gpu-pipeline="verify=true max-traces=1" 2>&1 | FileCheck %s --check-prefix=MAXTRACES
+// RUN: not vyre-opt %S/Inputs/loop.mlir --vyre-to-gpu-pipeline="cost-model=false verify=true max-traces=1" 2>&1 | FileCheck %s --check-prefix=MAXTRACES
 // MAXTRACES: has more than 1 combinations of scf.if branches and loop trip counts
 
 // Tests that verify=true runs both referees where they belong: the schedule's

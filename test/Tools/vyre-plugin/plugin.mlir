@@ -3,9 +3,9 @@
 // reached through --pass-pipeline), next to the same mlir-opt without the
 // plugin, which rejects the dialect.
 // UNSUPPORTED: sanitized
-// RUN: mlir-opt %s --load-dialect-plugin=%vyre_libs/VyrePlugin.so --load-pass-plugin=%vyre_libs/VyrePlugin.so --pass-pipeline="builtin.module(vyre-kernel-access,func.func(overlap-copies))" | FileCheck %s --check-prefix=OVERLAP
-// RUN: mlir-opt %s --load-dialect-plugin=%vyre_libs/VyrePlugin.so --load-pass-plugin=%vyre_libs/VyrePlugin.so --pass-pipeline="builtin.module(vyre-kernel-access,func.func(overlap-copies),convert-vyre-to-gpu)" | FileCheck %s --check-prefix=GPU
-// RUN: mlir-opt %s --load-dialect-plugin=%vyre_libs/VyrePlugin.so --load-pass-plugin=%vyre_libs/VyrePlugin.so --pass-pipeline="builtin.module(vyre-to-gpu-pipeline{side-streams=2})" | FileCheck %s --check-prefix=GPU
+// RUN: mlir-opt %s --load-dialect-plugin=%vyre_libs/VyrePlugin.so --load-pass-plugin=%vyre_libs/VyrePlugin.so --pass-pipeline="builtin.module(vyre-kernel-access,func.func(overlap-copies{cost-model=false}))" | FileCheck %s --check-prefix=OVERLAP
+// RUN: mlir-opt %s --load-dialect-plugin=%vyre_libs/VyrePlugin.so --load-pass-plugin=%vyre_libs/VyrePlugin.so --pass-pipeline="builtin.module(vyre-kernel-access,func.func(overlap-copies{cost-model=false}),convert-vyre-to-gpu)" | FileCheck %s --check-prefix=GPU
+// RUN: mlir-opt %s --load-dialect-plugin=%vyre_libs/VyrePlugin.so --load-pass-plugin=%vyre_libs/VyrePlugin.so --pass-pipeline="builtin.module(vyre-to-gpu-pipeline{cost-model=false side-streams=2})" | FileCheck %s --check-prefix=GPU
 // RUN: not mlir-opt %s 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
 
 gpu.module @k {

@@ -4,6 +4,7 @@
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 #include "vyre/InitVyre.h"
+#include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 #include "vyre/Transforms/Passes.h"
 
@@ -82,6 +83,15 @@ protected:
     return module->lookupSymbol<func::FuncOp>(name);
   }
 
+  /// Runs --vyre-kernel-access on the module, then returns function `name`.
+  func::FuncOp summarizeAndLookup(StringRef name) {
+    PassManager summarize(&context);
+    summarize.addPass(createKernelAccessPass());
+    if (failed(summarize.run(*module)))
+      return nullptr;
+    return lookup(name);
+  }
+
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
 };
@@ -105,6 +115,7 @@ TEST_F(OverlapCopiesTest, TakesItsOptionsFromCpp) {
   OverlapCopiesPassOptions options;
   options.sideStreams = 2;
   options.hoist = false;
+  options.costModel = false;
   pm.nest<func::FuncOp>().addPass(createOverlapCopiesPass(options));
   ASSERT_TRUE(succeeded(pm.run(*module)));
 
@@ -138,10 +149,8 @@ TEST_F(OverlapCopiesTest, RejectsZeroSideStreams) {
 
 TEST_F(OverlapCopiesTest, PlansWithoutChangingTheIRThenApplies) {
   ASSERT_TRUE(module);
-  PassManager summarize(&context);
-  summarize.addPass(createKernelAccessPass());
-  ASSERT_TRUE(succeeded(summarize.run(*module)));
-  func::FuncOp function = lookup("with_copies");
+  func::FuncOp function = summarizeAndLookup("with_copies");
+  ASSERT_TRUE(function);
   SlotAccessAnalysis slots(function);
   std::string before;
   llvm::raw_string_ostream beforeStream(before);
@@ -181,4 +190,42 @@ TEST_F(OverlapCopiesTest, PlansWithoutChangingTheIRThenApplies) {
   EXPECT_EQ(std::distance(function.getOps<WaitOp>().begin(),
                           function.getOps<WaitOp>().end()),
             1);
+}
+
+TEST_F(OverlapCopiesTest, TheCostModelWeighsEachPlannedCopy) {
+  ASSERT_TRUE(module);
+  func::FuncOp function = summarizeAndLookup("with_copies");
+  ASSERT_TRUE(function);
+  SlotAccessAnalysis slots(function);
+  overlap::CopyPlan plan =
+      overlap::planCopyOverlap(function, slots, {/*hoist=*/true, 1});
+  ASSERT_EQ(plan.copies.size(), 2u);
+
+  // Copy #0 (64 bytes) is read by the next kernel: no window. Moving it
+  // saves its round trip in place (1.7 + 0.85 us) and costs the dispatch's
+  // join on its token (two dependencies, 3.4 us).
+  overlap::CopyCostOptions options;
+  overlap::CopyCostVerdict first =
+      overlap::evaluateCopyCost(plan, plan.copies[0], options);
+  ASSERT_TRUE(first.bytes.has_value());
+  EXPECT_EQ(*first.bytes, 64u);
+  EXPECT_NEAR(first.copyUs, 2.0 + 64 / 55e3, 1e-9);
+  EXPECT_EQ(first.windowUs, 0.0);
+  EXPECT_NEAR(first.savingUs, 2.55, 1e-9);
+  EXPECT_NEAR(first.overheadUs, 3.4, 1e-9);
+  EXPECT_FALSE(first.worthMoving());
+  EXPECT_EQ(first.describe(), "copy of 64 B: saving 2.5 us < overhead 3.4 us");
+
+  // Copy #1 runs beside the 10 us kernel (the default kernel time), which
+  // hides the host's synchronization on it at the return.
+  overlap::CopyCostVerdict second =
+      overlap::evaluateCopyCost(plan, plan.copies[1], options);
+  EXPECT_EQ(second.windowUs, 10.0);
+  EXPECT_EQ(second.overheadUs, 0.0);
+  EXPECT_TRUE(second.worthMoving());
+
+  // Free joins make the first worth moving too.
+  options.eventUs = 0;
+  EXPECT_TRUE(
+      overlap::evaluateCopyCost(plan, plan.copies[0], options).worthMoving());
 }

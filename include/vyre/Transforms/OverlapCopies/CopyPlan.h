@@ -16,6 +16,7 @@
 
 #include "mlir/IR/Block.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -206,6 +207,8 @@ struct PlanOptions {
   /// Number of streams asynchronous D2H copies are spread over (one per
   /// device-to-host copy engine).
   unsigned d2hStreams = 1;
+  /// Copies to leave as they are (the cost model found they do not pay).
+  llvm::SmallPtrSet<Operation *, 4> leaveInPlace;
 };
 
 /// Plans the copies of `function`. The IR is not changed.

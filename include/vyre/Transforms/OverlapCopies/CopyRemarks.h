@@ -3,6 +3,7 @@
 #ifndef VYRE_TRANSFORMS_OVERLAPCOPIES_COPYREMARKS_H
 #define VYRE_TRANSFORMS_OVERLAPCOPIES_COPYREMARKS_H
 
+#include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -19,6 +20,10 @@ constexpr llvm::StringLiteral kPlanRemarkCategory = "copy-plan";
 /// waits where it does, its plan, and whether its host buffer is pinned; and
 /// for each copy kept in place, why. Call before `applyCopyPlan`.
 void emitPlanRemarks(const CopyPlan &plan);
+
+/// Says that the cost model left `copy` in place, and why.
+void emitCopyDeclinedRemark(FunctionOpInterface function, Operation *copy,
+                            const CopyCostVerdict &verdict);
 
 /// Says which kernels `slots` took to touch everything for want of a
 /// `vyre.access` summary.

@@ -1,0 +1,36 @@
+//===- DeviceCosts.h - What a program says about its device work -*- C++ -*-===//
+//
+// The figures the schedule simulator and --overlap-copies' cost model both
+// read off a program: a dispatch's declared kernel time, and how many bytes a
+// copy moves.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_ANALYSIS_DEVICECOSTS_H
+#define VYRE_ANALYSIS_DEVICECOSTS_H
+
+#include "mlir/IR/Operation.h"
+
+#include <optional>
+
+namespace mlir::vyre {
+
+/// The attribute a dispatch declares its kernel time with, in microseconds.
+constexpr llvm::StringLiteral kKernelCostAttrName = "vyre.cost_us";
+
+/// A dispatch's `vyre.cost_us`, if it has one (it may be negative: callers
+/// that time it refuse that).
+std::optional<double> getDeclaredKernelMicros(Operation *dispatch);
+
+/// The size in memory of one element of `type` under the data layout in
+/// scope at `at`, for the types that have one (integers, floats, index,
+/// complex numbers and fixed-size vectors of them).
+std::optional<uint64_t> getElementBytes(Type type, Operation *at);
+
+/// The bytes a copy of the memref `buffer` moves: its static shape times its
+/// element size; none for a dynamic shape or an element without a size.
+std::optional<uint64_t> getCopyBytes(Value buffer, Operation *at);
+
+} // namespace mlir::vyre
+
+#endif // VYRE_ANALYSIS_DEVICECOSTS_H

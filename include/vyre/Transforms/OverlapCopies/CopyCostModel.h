@@ -1,0 +1,68 @@
+//===- CopyCostModel.h - Whether moving a copy pays for itself --*- C++ -*-===//
+//
+// Moving a copy onto a side stream costs host time the copy in place does
+// not: a join for the copy's own dependencies and one where the main stream
+// waits for it (an event record and a stream wait per dependency, a stream
+// from the pool), or a host synchronization where the host waits for it.
+// The host spends it while the device runs the kernels beside the copy, so
+// only what those do not cover delays the program. Moving saves the overlap
+// (the copy's time, at most the kernel time it runs beside) and the copy in
+// place's round trip (the host waits for it, then the device waits for the
+// host's next launch). The cost model compares the two, in the terms of
+// --vyre-simulate's runtime model; --overlap-copies leaves the copies that
+// do not pay on the main stream (docs/OverlapCopies.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_TRANSFORMS_OVERLAPCOPIES_COPYCOSTMODEL_H
+#define VYRE_TRANSFORMS_OVERLAPCOPIES_COPYCOSTMODEL_H
+
+#include "vyre/Transforms/OverlapCopies/CopyPlan.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::vyre::overlap {
+
+/// The machine the model assumes; the defaults of --overlap-copies are those
+/// of --vyre-simulate, calibrated on an H200 (docs/benchmarks.md).
+struct CopyCostOptions {
+  double h2dGBps = 55.0;
+  double d2hGBps = 55.0;
+  double copyLatencyUs = 2.0;
+  double defaultKernelUs = 10.0;
+  /// Host time of a launch or memcpy, of each dependency of a join, of each
+  /// host synchronization, and of the stream a join creates (0 with the
+  /// runtime's pools).
+  double launchUs = 0.85;
+  double eventUs = 1.7;
+  double hostSyncUs = 1.7;
+  double streamCreateUs = 0.0;
+};
+
+/// What the model estimates for one planned copy.
+struct CopyCostVerdict {
+  /// None: the copy's size is not static; it is assumed to pay.
+  std::optional<uint64_t> bytes;
+  double copyUs = 0;
+  /// Kernel time between the copy's new place and the first op that waits
+  /// for it; infinite where a loop of unknown trip count runs kernels there.
+  double windowUs = 0;
+  /// The overlap (at most the copy's time and the window), plus the round
+  /// trip of the copy in place.
+  double savingUs = 0;
+  /// The joins moving adds, less the window's kernel time that hides them.
+  double overheadUs = 0;
+
+  bool worthMoving() const { return !bytes || savingUs >= overheadUs; }
+  /// "copy of 4 KiB: saving 2.1 us < overhead 3.4 us".
+  std::string describe() const;
+};
+
+/// Estimates what moving planned copy `copy` of `plan` saves and costs.
+CopyCostVerdict evaluateCopyCost(const CopyPlan &plan, const PlannedCopy &copy,
+                                 const CopyCostOptions &options);
+
+} // namespace mlir::vyre::overlap
+
+#endif // VYRE_TRANSFORMS_OVERLAPCOPIES_COPYCOSTMODEL_H

@@ -1,0 +1,152 @@
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies --vyre-verify-schedule | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies --remarks-filter=overlap-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s --check-prefix=OFF
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="event-us=0 host-sync-us=0" | FileCheck %s --check-prefix=FREE
+
+// Tests that a copy with no kernel to run beside stays in place: the kernel
+// right after it reads what it copies. Moving it saves only the copy in
+// place's round trip (1.7 us host synchronization + 0.85 us launch), less
+// than the main stream's join on its token (two dependencies, 3.4 us).
+// CHECK-LABEL: func.func @nothing_to_overlap
+// CHECK-NOT:     vyre.copy_h2d_async
+// CHECK:         vyre.copy_h2d
+// REMARK: Function=nothing_to_overlap | Remark="copy of 4 MiB: saving 2.5 us < overhead 3.4 us: left on the main stream
+// OFF-LABEL: func.func @nothing_to_overlap
+// OFF:         vyre.copy_h2d_async
+// When joins cost nothing, it moves.
+// FREE-LABEL: func.func @nothing_to_overlap
+// FREE:         vyre.copy_h2d_async
+gpu.module @k {
+  func.func private @use_big(%x: memref<1048576xf32>) attributes {gpu.kernel}
+}
+func.func @nothing_to_overlap(%hb: memref<1048576xf32> {vyre.pinned, llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %big = vyre.alloc : memref<1048576xf32>
+  vyre.copy_h2d %hb to %big : memref<1048576xf32> to memref<1048576xf32>
+  vyre.dispatch @k::@use_big blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%big : memref<1048576xf32>) access [read] {vyre.cost_us = 100.0}
+  vyre.dealloc %big : memref<1048576xf32>
+  return
+}
+
+// -----
+
+// Tests that a copy of 4 KiB beside a 1 us kernel stays in place: it must
+// wait for the kernel before it (a join of two dependencies, 3.4 us) and be
+// waited for (3.4 us); the 1 us kernel hides 1 us of that, and the overlap
+// saves 1 us plus the round trip (2.55 us). The same copy beside a 200 us
+// kernel moves: the kernel hides the joins.
+// CHECK-LABEL: func.func @short_and_long_windows
+// CHECK:         vyre.copy_h2d %{{.*}} to %[[A:.*]] : memref<1024xf32>
+// CHECK:         vyre.copy_h2d_async %{{.*}} to %[[B:.*]] on stream 1
+// REMARK: Function=short_and_long_windows | Remark="copy of 4 KiB: saving 3.5 us < overhead 5.8 us: left on the main stream
+// REMARK-NOT: CopyNotWorthMoving | Category:overlap-copies | Function=short_and_long_windows
+// OFF-LABEL: func.func @short_and_long_windows
+// OFF-COUNT-2: vyre.copy_h2d_async
+gpu.module @k {
+  func.func private @busy(%x: memref<16xf32>) attributes {gpu.kernel}
+  func.func private @use(%x: memref<1024xf32>) attributes {gpu.kernel}
+}
+func.func @short_and_long_windows(%ha: memref<1024xf32> {vyre.pinned, llvm.noalias},
+                                  %hb: memref<1024xf32> {vyre.pinned, llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %other = vyre.alloc : memref<16xf32>
+  %a = vyre.alloc : memref<1024xf32>
+  %b = vyre.alloc : memref<1024xf32>
+  vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<1024xf32>) access [read] {vyre.cost_us = 1.0}
+  vyre.copy_h2d %ha to %a : memref<1024xf32> to memref<1024xf32>
+  vyre.dispatch @k::@busy blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%other : memref<16xf32>) access [readwrite] {vyre.cost_us = 1.0}
+  vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<1024xf32>) access [read] {vyre.cost_us = 1.0}
+  vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<1024xf32>) access [read] {vyre.cost_us = 1.0}
+  vyre.copy_h2d %hb to %b : memref<1024xf32> to memref<1024xf32>
+  vyre.dispatch @k::@busy blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%other : memref<16xf32>) access [readwrite] {vyre.cost_us = 200.0}
+  vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<1024xf32>) access [read] {vyre.cost_us = 1.0}
+  vyre.dealloc %other : memref<16xf32>
+  vyre.dealloc %a : memref<1024xf32>
+  vyre.dealloc %b : memref<1024xf32>
+  return
+}
+
+// -----
+
+// Tests that a copy left in place keeps the later copies behind it: the
+// copies of %x and %w0, which the first kernel reads at once, stay in place,
+// and the copy of %w1, which moves beside the first kernel, is not hoisted
+// above them, where it would take the copy engine first.
+// CHECK-LABEL: func.func @order_behind_a_copy_in_place
+// CHECK:         vyre.copy_h2d %{{.*}} : memref<1024xf32> to memref<1024xf32>
+// CHECK-NEXT:    vyre.copy_h2d %{{.*}} : memref<1048576xf32> to memref<1048576xf32>
+// CHECK-NEXT:    vyre.copy_h2d_async
+// CHECK-NEXT:    vyre.dispatch
+// OFF-LABEL: func.func @order_behind_a_copy_in_place
+// OFF-COUNT-3: vyre.copy_h2d_async
+gpu.module @k {
+  func.func private @layer(%x: memref<1024xf32>, %w: memref<1048576xf32>) attributes {gpu.kernel}
+}
+func.func @order_behind_a_copy_in_place(%hx: memref<1024xf32> {vyre.pinned, llvm.noalias},
+                                        %hw0: memref<1048576xf32> {vyre.pinned, llvm.noalias},
+                                        %hw1: memref<1048576xf32> {vyre.pinned, llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %x = vyre.alloc : memref<1024xf32>
+  %w0 = vyre.alloc : memref<1048576xf32>
+  %w1 = vyre.alloc : memref<1048576xf32>
+  vyre.copy_h2d %hx to %x : memref<1024xf32> to memref<1024xf32>
+  vyre.copy_h2d %hw0 to %w0 : memref<1048576xf32> to memref<1048576xf32>
+  vyre.dispatch @k::@layer blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x, %w0 : memref<1024xf32>, memref<1048576xf32>) access [readwrite, read] {vyre.cost_us = 300.0}
+  vyre.copy_h2d %hw1 to %w1 : memref<1048576xf32> to memref<1048576xf32>
+  vyre.dispatch @k::@layer blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x, %w1 : memref<1024xf32>, memref<1048576xf32>) access [readwrite, read] {vyre.cost_us = 300.0}
+  vyre.dealloc %x : memref<1024xf32>
+  vyre.dealloc %w0 : memref<1048576xf32>
+  vyre.dealloc %w1 : memref<1048576xf32>
+  return
+}
+
+// -----
+
+// Tests that kernels in a loop of unknown trip count make the window
+// unbounded: the copy moves.
+// CHECK-LABEL: func.func @loops
+// CHECK:         vyre.copy_h2d_async
+// CHECK:         scf.for
+// REMARK-NOT: CopyNotWorthMoving | Category:overlap-copies | Function=loops
+gpu.module @k {
+  func.func private @busy(%x: memref<16xf32>) attributes {gpu.kernel}
+  func.func private @use_big(%x: memref<1048576xf32>) attributes {gpu.kernel}
+}
+func.func @loops(%hb: memref<1048576xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %other = vyre.alloc : memref<16xf32>
+  %big = vyre.alloc : memref<1048576xf32>
+  vyre.copy_h2d %hb to %big : memref<1048576xf32> to memref<1048576xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.dispatch @k::@busy blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%other : memref<16xf32>) access [readwrite] {vyre.cost_us = 1.0}
+  }
+  vyre.dispatch @k::@use_big blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%big : memref<1048576xf32>) access [read]
+  vyre.dealloc %other : memref<16xf32>
+  vyre.dealloc %big : memref<1048576xf32>
+  return
+}
+
+// -----
+
+// Tests that a copy back to the host with nothing after it stays a blocking
+// copy on the main stream: it waits for the kernel that wrote its source
+// (3.4 us) and the free of its source waits for it (3.4 us), with no kernel
+// to hide that.
+// CHECK-LABEL: func.func @last_copy_back
+// CHECK-NOT:     vyre.copy_d2h_async
+// CHECK:         vyre.copy_d2h
+// REMARK: Function=last_copy_back | Remark="copy of 64 B: saving 2.5 us < overhead 6.8 us: left on the main stream
+// OFF-LABEL: func.func @last_copy_back
+// OFF:         vyre.copy_d2h_async
+gpu.module @k {
+  func.func private @busy(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+func.func @last_copy_back(%h: memref<16xf32> {vyre.pinned, llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@busy blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [write]
+  vyre.copy_d2h %a to %h : memref<16xf32> to memref<16xf32>
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
