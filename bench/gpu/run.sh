@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # GPU benchmark: builds every example and GPU workload twice, serial (no
 # --overlap-copies: one stream) and overlapped (--vyre-to-gpu-pipeline), runs
-# both, checks that every buffer ends bitwise equal, and prints serial time,
-# overlapped time, the bound max(sum of copies, sum of kernels) measured with
-# CUDA events in the serial run, and the speedup.
+# both RUNS times (3) in separate processes, checks that every buffer ends
+# bitwise equal, and prints serial time, overlapped time (min..max over the
+# processes: the noise), the bound max(sum of copies, sum of kernels)
+# measured with CUDA events in the serial run, the speedup, and the
+# overlapped build's runtime counts: host synchronizations per call, and
+# driver streams and events created after the first call (0 when pooled).
 #
 # Usage:
 #   bench/gpu/run.sh                   build and run (toolchain and GPU here)
@@ -40,29 +43,48 @@ fi
 
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version \
   --format=csv,noheader
-echo "# $0 (best of 5 runs; bound = max(sum copies, sum kernels) from CUDA events)"
-printf "%-32s %12s %12s %12s %12s %12s %8s %9s\n" program "serial us" \
-  "overlap us" "copies us" "kernels us" "bound us" speedup "vs bound"
+runs=${RUNS:-3}
+echo "# $0 ($runs processes per build, each the best of 5 calls; min..max over"
+echo "# the processes; bound = max(sum copies, sum kernels) from CUDA events in"
+echo "# the serial run; syncs = host synchronizations per call after the first,"
+echo "# created = driver streams and events created after the first call)"
+printf "%-32s %17s %17s %10s %10s %10s %8s %9s %6s %8s\n" program "serial us" \
+  "overlap us" "copies us" "kernels us" "bound us" speedup "vs bound" syncs created
 status=0
 for args in "$dir"/*.args; do
   base=${args%.args}
   name=$(basename "$base")
-  serial=$("$base.serial" $(cat "$args") --profile)
-  overlap=$("$base.overlap" $(cat "$args"))
   field() { awk -v key="$1" '$1 == key {print $2}' <<<"$2"; }
-  if [[ $(field checksum "$serial") != $(field checksum "$overlap") ]]; then
-    echo "$name: results differ: serial $(field checksum "$serial"), overlapped $(field checksum "$overlap")"
-    status=1
-    continue
-  fi
-  python3 - "$name" "$(field time_us "$serial")" "$(field time_us "$overlap")" \
-    "$(field copy_us "$serial")" "$(field kernel_us "$serial")" <<'PY'
+  serial_times=() overlap_times=()
+  for ((run = 0; run < runs; ++run)); do
+    serial=$("$base.serial" $(cat "$args") --profile)
+    overlap=$("$base.overlap" $(cat "$args") --profile)
+    if [[ $(field checksum "$serial") != $(field checksum "$overlap") ]]; then
+      echo "$name: results differ: serial $(field checksum "$serial"), overlapped $(field checksum "$overlap")"
+      status=1
+      continue 2
+    fi
+    serial_times+=("$(field time_us "$serial")")
+    overlap_times+=("$(field time_us "$overlap")")
+  done
+  python3 - "$name" "${serial_times[*]}" "${overlap_times[*]}" \
+    "$(field copy_us "$serial")" "$(field kernel_us "$serial")" \
+    "$(field later_calls "$overlap")" \
+    "$(field later_calls_host_synchronizations "$overlap")" \
+    "$(field later_calls_streams_created "$overlap")" \
+    "$(field later_calls_events_created "$overlap")" <<'PY'
 import sys
-name, serial, overlap, copies, kernels = sys.argv[1], *map(float, sys.argv[2:])
+name, serial, overlap = sys.argv[1:4]
+copies, kernels, calls, syncs, streams, events = map(float, sys.argv[4:])
+serial = [float(t) for t in serial.split()]
+overlap = [float(t) for t in overlap.split()]
 bound = max(copies, kernels)
-print("%-32s %12.1f %12.1f %12.1f %12.1f %12.1f %7.2fx %8.2fx" % (
-    name, serial, overlap, copies, kernels, bound, serial / overlap,
-    overlap / bound))
+span = lambda ts: "%.1f..%.1f" % (min(ts), max(ts))
+ratio = lambda a, b: "%.2fx" % (a / b) if b > 0 else "-"
+print("%-32s %17s %17s %10.1f %10.1f %10.1f %8s %9s %6.1f %8d" % (
+    name, span(serial), span(overlap), copies, kernels, bound,
+    ratio(min(serial), min(overlap)), ratio(min(overlap), bound),
+    syncs / calls, streams + events))
 PY
 done
 exit $status
