@@ -12,6 +12,8 @@ HandlePool::HandlePool(HandleDriver driver, size_t capacity)
 void *HandlePool::acquire() {
   {
     std::lock_guard<std::mutex> lock(mutex);
+    if (idle.empty())
+      reclaimRetiring();
     if (!idle.empty()) {
       void *handle = idle.back();
       idle.pop_back();
@@ -24,30 +26,46 @@ void *HandlePool::acquire() {
   return driver.create();
 }
 
-bool HandlePool::release(void *handle) {
-  // A handle goes back idle: the next user must not inherit pending work.
-  bool busy = driver.isIdle && !driver.isIdle(handle);
-  if (busy)
-    driver.waitIdle(handle);
+void HandlePool::reclaimRetiring() {
+  for (size_t i = 0; i < retiring.size();) {
+    if (!driver.isIdle(retiring[i])) {
+      ++i;
+      continue;
+    }
+    idle.push_back(retiring[i]);
+    retiring[i] = retiring.back();
+    retiring.pop_back();
+  }
+}
+
+void HandlePool::release(void *handle) {
   {
     std::lock_guard<std::mutex> lock(mutex);
-    tally.waitedOnReturn += busy;
-    if (idle.size() < maxIdle) {
-      idle.push_back(handle);
-      return busy;
+    if (idle.size() + retiring.size() < maxIdle) {
+      // A handle with work pending is kept aside: the next user must not
+      // inherit it, and the host does not wait for it.
+      bool busy = driver.isIdle && !driver.isIdle(handle);
+      (busy ? retiring : idle).push_back(handle);
+      tally.retiredBusy += busy;
+      return;
     }
     ++tally.destroyed;
   }
+  // The driver frees a handle destroyed with work pending once it is done.
   driver.destroy(handle);
-  return busy;
 }
 
 void HandlePool::drain() {
-  std::vector<void *> handles;
+  std::vector<void *> handles, busy;
   {
     std::lock_guard<std::mutex> lock(mutex);
     handles.swap(idle);
-    tally.destroyed += static_cast<int64_t>(handles.size());
+    busy.swap(retiring);
+    tally.destroyed += static_cast<int64_t>(handles.size() + busy.size());
+  }
+  for (void *handle : busy) {
+    driver.waitIdle(handle);
+    driver.destroy(handle);
   }
   for (void *handle : handles)
     driver.destroy(handle);
@@ -55,7 +73,7 @@ void HandlePool::drain() {
 
 size_t HandlePool::idleCount() const {
   std::lock_guard<std::mutex> lock(mutex);
-  return idle.size();
+  return idle.size() + retiring.size();
 }
 
 PoolCounts HandlePool::counts() const {

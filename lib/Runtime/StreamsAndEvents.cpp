@@ -32,8 +32,7 @@ void *StreamsAndEvents::createStream() {
 }
 
 void StreamsAndEvents::destroyStream(void *stream) {
-  if (currentPools().streams.release(stream))
-    ++hostSynchronizations;
+  currentPools().streams.release(stream);
 }
 
 void StreamsAndEvents::synchronizeStream(void *stream) {

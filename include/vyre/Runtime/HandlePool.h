@@ -26,8 +26,8 @@ struct PoolCounts {
   int64_t created = 0;
   int64_t reused = 0;
   int64_t destroyed = 0;
-  /// Handles that came back still busy and had to be waited for first.
-  int64_t waitedOnReturn = 0;
+  /// Handles that came back with work pending (kept aside until idle).
+  int64_t retiredBusy = 0;
 };
 
 /// How a pool makes, checks, waits for and frees one kind of handle.
@@ -36,13 +36,15 @@ struct HandleDriver {
   std::function<void(void *)> destroy;
   /// True when the handle has no work pending. Null: always idle.
   std::function<bool(void *)> isIdle;
-  /// Blocks until the handle has no work pending.
+  /// Blocks until the handle has no work pending (only when draining).
   std::function<void(void *)> waitIdle;
 };
 
-/// Idle handles of one kind, at most `capacity` of them. `acquire` takes an
-/// idle handle or creates one; `release` makes sure the handle is idle and
-/// keeps it, or destroys it when the pool is full. Thread-safe.
+/// Released handles of one kind, at most `capacity` of them. `release` keeps
+/// a handle, or destroys it when the pool is full; it never waits: a handle
+/// with work pending (a stream destroyed before its work is done, which the
+/// driver allows) is kept aside until that work is done. `acquire` takes an
+/// idle handle, or creates one. Thread-safe.
 class HandlePool {
 public:
   HandlePool(HandleDriver driver, size_t capacity);
@@ -50,20 +52,25 @@ public:
   HandlePool &operator=(const HandlePool &) = delete;
 
   void *acquire();
-  /// Returns true if the handle came back busy and was waited for.
-  bool release(void *handle);
-  /// Destroys every idle handle (at exit, or to give memory back).
+  void release(void *handle);
+  /// Destroys every handle kept, once its work is done (at exit).
   void drain();
 
+  /// Handles kept, idle or with work pending.
   size_t idleCount() const;
   size_t capacity() const { return maxIdle; }
   PoolCounts counts() const;
 
 private:
+  /// Moves the handles kept aside whose work is done to `idle`.
+  void reclaimRetiring();
+
   HandleDriver driver;
   size_t maxIdle;
   mutable std::mutex mutex;
   std::vector<void *> idle;
+  /// Released with work pending.
+  std::vector<void *> retiring;
   PoolCounts tally;
 };
 

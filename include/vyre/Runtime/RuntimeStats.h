@@ -19,7 +19,7 @@ typedef struct VyreRuntimeStats {
   int64_t streamsCreated, streamsReused, streamsDestroyed;
   int64_t eventsCreated, eventsReused, eventsDestroyed;
   /// Times the host blocked on the device: stream and event synchronizations,
-  /// the wait before a free, and streams that came back to the pool busy.
+  /// and the wait before a free.
   int64_t hostSynchronizations;
   int64_t kernelLaunches, memcpys;
 } VyreRuntimeStats;
