@@ -87,13 +87,17 @@ gpu.module @k {
   }
 }
 
-// Tests that in a loop body each iteration's copy back is waited for before
-// the iteration ends, since the host may read the buffer after it.
+// Tests that in a loop body with nothing on the host, each iteration's copy
+// back is waited for by the main stream before the iteration ends, and the
+// host waits for the main stream once after the loop, since it may read the
+// buffer then.
 // CHECK-LABEL: func.func @loop
 // CHECK: scf.for
 // CHECK: %[[T:.+]] = vyre.copy_d2h_async
-// CHECK: vyre.sync %[[T]]
+// CHECK: vyre.wait %[[T]]
 // CHECK-NEXT: }
+// CHECK-NEXT: %[[P:.+]] = vyre.record
+// CHECK-NEXT: vyre.sync %[[P]]
 func.func @loop(%out: memref<16xf32> {vyre.pinned}, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -101,6 +105,30 @@ func.func @loop(%out: memref<16xf32> {vyre.pinned}, %n: index) {
   scf.for %i = %c0 to %n step %c1 {
     vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
     vyre.copy_d2h %y to %out : memref<16xf32> to memref<16xf32>
+  }
+  return
+}
+
+// With a host op in the body (a store into an argument that may alias the
+// result), each iteration's copy back is waited for on the host, within the
+// iteration, and nothing is left for after the loop.
+// CHECK-LABEL: func.func @loop_with_host_op
+// CHECK: scf.for
+// CHECK: %[[T:.+]] = vyre.copy_d2h_async
+// CHECK-NEXT: vyre.sync %[[T]]
+// CHECK-NOT: vyre.wait
+// CHECK: memref.store
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @loop_with_host_op(%out: memref<16xf32> {vyre.pinned}, %n: index,
+                             %scratch: memref<4xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
+    vyre.copy_d2h %y to %out : memref<16xf32> to memref<16xf32>
+    memref.store %v, %scratch[%c0] : memref<4xf32>
   }
   return
 }

@@ -75,12 +75,13 @@ func.func @loop_hazards(%h: memref<16xf32>, %n: index, %v: f32) {
 
 // Tests a copy inside a loop body: it overlaps within the body, waits for the
 // main stream's earlier work at the body's start (an earlier iteration may
-// still read the slot), and is synchronized before the yield only if the main
+// still read the slot), and is joined before the yield only if the main
 // stream did not wait for it.
 // CHECK-LABEL: func.func @copy_in_loop
-func.func @copy_in_loop(%h: memref<16xf32>, %n: index) {
+func.func @copy_in_loop(%h: memref<16xf32>, %n: index, %v: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %scratch = memref.alloc() : memref<16xf32>
   %a = vyre.alloc : memref<16xf32>
   %b = vyre.alloc : memref<16xf32>
   %c = vyre.alloc : memref<16xf32>
@@ -96,15 +97,32 @@ func.func @copy_in_loop(%h: memref<16xf32>, %n: index) {
     vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
     vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
   }
+  // A body with nothing on the host ends with the main stream, not the
+  // host, waiting for the copy still open; the host waits once, after the
+  // loop.
   // CHECK: scf.for
   // CHECK-NEXT: vyre.record
   // CHECK-NEXT: %[[U:.+]] = vyre.copy_h2d_async
   // CHECK-NEXT: vyre.dispatch @k::@read
-  // CHECK-NEXT: vyre.sync %[[U]]
+  // CHECK-NEXT: vyre.wait %[[U]]
+  // CHECK-NEXT: }
+  // CHECK-NEXT: %[[P:.+]] = vyre.record
+  // CHECK-NEXT: vyre.sync %[[P]]
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.copy_h2d %h to %c : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  }
+  // With a host op in the body (a store into another buffer), the host
+  // waits for the copy at the end of each iteration.
+  // CHECK: scf.for
+  // CHECK: %[[V:.+]] = vyre.copy_h2d_async
+  // CHECK: memref.store
+  // CHECK-NEXT: vyre.sync %[[V]]
   // CHECK-NEXT: }
   scf.for %i = %c0 to %n step %c1 {
     vyre.copy_h2d %h to %c : memref<16xf32> to memref<16xf32>
     vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+    memref.store %v, %scratch[%c0] : memref<16xf32>
   }
   return
 }

@@ -40,6 +40,19 @@ void LastAccesses::note(const Stamp &op, const OpFootprint &footprint) {
     anyDeviceHostWrite = op;
   for (Value root : footprint.device.hostWrites)
     deviceHostWrite[root] = op;
+  if (footprint.device.anyHostRead)
+    anyDeviceHostRead = op;
+  for (Value root : footprint.device.hostReads)
+    deviceHostRead[root] = op;
+}
+
+Stamp LastAccesses::lastDeviceReaderOf(Value hostRoot,
+                                       HostBufferAliasing &aliasing) const {
+  Stamp latest = anyDeviceHostRead;
+  for (auto &[root, reader] : deviceHostRead)
+    if (root == hostRoot || aliasing.mayAlias(root, hostRoot))
+      latest.keepLatest(reader);
+  return latest;
 }
 
 Stamp LastAccesses::lastWriterOf(Value hostRoot,

@@ -45,6 +45,8 @@ struct LastAccesses {
   /// The latest op, in `writers` or `anyWriter`, that may write `hostRoot`.
   Stamp lastWriterOf(Value hostRoot, const DenseMap<Value, Stamp> &writers,
                      Stamp anyWriter, HostBufferAliasing &aliasing) const;
+  /// The latest op whose device work may still be reading `hostRoot`.
+  Stamp lastDeviceReaderOf(Value hostRoot, HostBufferAliasing &aliasing) const;
 
   DenseMap<unsigned, Stamp> slot, slotWrite;
   Stamp anySlot, anySlotWrite;
@@ -56,6 +58,11 @@ struct LastAccesses {
   /// when the host moves on (a kernel writing an argument), per root.
   DenseMap<Value, Stamp> deviceHostWrite;
   Stamp anyDeviceHostWrite;
+  /// The last op whose device work may still be reading a host buffer when
+  /// the host moves on (a loop whose copies only the main stream waited
+  /// for), per root.
+  DenseMap<Value, Stamp> deviceHostRead;
+  Stamp anyDeviceHostRead;
   /// Per side stream, the last async copy reading each host root that is not
   /// an allocation, and writing each argument slot: a function argument may
   /// be both a copy's source and another copy's destination.

@@ -37,6 +37,9 @@ SmallVector<PlannedDependency> PlacementPlanner::findCopyToHostDependencies(
   follow(lastWrite);
   follow(last.lastWriterOf(hostRoot, last.deviceHostWrite,
                            last.anyDeviceHostWrite, context.hostAliasing));
+  // Device work still reading the destination (the copies of a loop that
+  // only the main stream waited for).
+  follow(last.lastDeviceReaderOf(hostRoot, context.hostAliasing));
   // A destination that is also a slot (a function argument): kernels that
   // read or write it.
   SmallVector<unsigned> hostSlots;

@@ -14,6 +14,8 @@
 
 #include "vyre/Analysis/OpFootprint.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -46,6 +48,9 @@ private:
   void synchronize(Block &block, Operation *op,
                    ArrayRef<PlannedCopy *> copies, bool includeWaited);
   void joinAtEnd(Block &block, Operation *terminator, OpenCopies &open);
+  void joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
+                             ArrayRef<PlannedCopy *> pending,
+                             OpenCopies &open);
 
   PlanContext &context;
   CopyPlan &plan;
@@ -307,6 +312,50 @@ void OrderingPlanner::synchronize(Block &block, Operation *op,
       markHostCovered(copy);
 }
 
+/// Whether `block` is the body of an `scf.for` whose ops, besides vyre ops,
+/// neither touch memory nor hold regions: nothing in it runs on the host
+/// that a copy could race with.
+static bool isDeviceOnlyLoopBody(Block &block) {
+  if (!isa_and_nonnull<scf::ForOp>(block.getParentOp()))
+    return false;
+  return llvm::all_of(block, [](Operation &op) {
+    if (op.hasTrait<OpTrait::IsTerminator>() || isa<VyreDialect>(op.getDialect()))
+      return true;
+    return op.getNumRegions() == 0 && isMemoryEffectFree(&op);
+  });
+}
+
+/// The end of a device-only loop body: the main stream, not the host, waits
+/// for the copies still open, so that the next iteration starts without the
+/// host waiting; once, after the loop, the host waits for the main stream,
+/// which then has waited for every iteration's copies.
+void OrderingPlanner::joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
+                                            ArrayRef<PlannedCopy *> pending,
+                                            OpenCopies &open) {
+  SmallVector<PlannedCopy *> unwaited;
+  for (PlannedCopy *copy : pending)
+    if (!copy->deviceCovered)
+      unwaited.push_back(copy);
+  if (!unwaited.empty()) {
+    for (PlannedCopy *copy : unwaited)
+      noteFirstWait(copy, {terminator, std::nullopt},
+                    OrderReason::of(OrderReason::Kind::EndOfBlock),
+                    open.kernels);
+    unsigned wait = plan.insertions.size();
+    plan.insertions.push_back({PlannedInsertion::Kind::Wait, &block, nullptr,
+                               terminator, 0, minimalCopies(unwaited),
+                               std::nullopt, terminator->getLoc()});
+    for (PlannedCopy *copy : unwaited)
+      markDeviceCovered(copy, wait);
+  }
+  Operation *loop = block.getParentOp();
+  plan.insertions.push_back({PlannedInsertion::Kind::MainStreamSync,
+                             loop->getBlock(), nullptr, loop->getNextNode(), 0,
+                             {}, std::nullopt, loop->getLoc()});
+  for (PlannedCopy *copy : pending)
+    markHostCovered(copy);
+}
+
 /// Plans the join of the copies still open at the end of `block`, before its
 /// terminator (null: none).
 void OrderingPlanner::joinAtEnd(Block &block, Operation *terminator,
@@ -332,6 +381,8 @@ void OrderingPlanner::joinAtEnd(Block &block, Operation *terminator,
       needsHostOrder = true;
     }
   }
+  if (!pending.empty() && terminator && isDeviceOnlyLoopBody(block))
+    return joinAtEndOfDeviceLoop(block, terminator, pending, open);
   for (PlannedCopy *copy : pending)
     if (!copy->deviceCovered)
       noteFirstWait(copy, {terminator, std::nullopt},
