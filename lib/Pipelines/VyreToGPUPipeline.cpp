@@ -33,6 +33,7 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
   // reads what calls touch from functions' vyre.effects.
   ConvertVyreToGPUPassOptions lowering;
   lowering.keepEffects = options.verify;
+  lowering.carryLoopStreams = options.carryLoopStreams;
   pm.addPass(createConvertVyreToGPUPass(lowering));
   // Tidy up; the lowering's output is stable under both.
   pm.addPass(createCanonicalizerPass());

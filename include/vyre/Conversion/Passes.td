@@ -34,6 +34,15 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
       of tokens the region uses and for the side streams it enqueues on
       (inside a region: for every stream of the block); each region run
       creates its own streams and destroys them before its terminator.
+    - Except a flat loop (an `scf.for` whose vyre ops are all directly in its
+      body), unless `carry-loop-streams=false`: its iterations are chained
+      on the device. The loop carries an event (an `!llvm.ptr` iter_arg)
+      that every stream of an iteration waits for
+      (`mgpuStreamWaitEvent`); the iteration records the next event on a
+      join of its streams and destroys them without the host waiting
+      (`mgpuStreamDestroy`). These are runtime calls, with a token cast to
+      the `!llvm.ptr` upstream's gpu-to-llvm makes of it: the gpu dialect
+      has no op for them.
     - A join keeps two operands whatever `canonicalize` erases (it names a
       dependency twice where needed), so it never folds into another stream.
       At the end of each block, one blocking `gpu.wait` takes the tail token
@@ -66,6 +75,12 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"keepEffects", "keep-effects", "bool", /*default=*/"false",
            "Keep functions' vyre.effects, for --vyre-verify-gpu-streams">,
+    Option<"carryLoopStreams", "carry-loop-streams", "bool",
+           /*default=*/"true",
+           "An scf.for whose body holds vyre ops but no region with them "
+           "carries each iteration's stream work to the next on the device "
+           "(an event per iteration) instead of the host waiting for it "
+           "(false: the host waits at the end of every iteration)">,
   ];
 }
 

@@ -25,10 +25,6 @@ using namespace mlir;
 using namespace mlir::vyre;
 using namespace mlir::vyre::vyre_to_gpu;
 
-/// The attribute the lowering puts on the cast that ends an alias, for
-/// readers of its output.
-static constexpr StringLiteral kAliasAttr = "vyre.contiguous_view";
-
 /// The alias of `view`, which has a static shape and a contiguous row-major
 /// layout, in the default memory space.
 static Value buildAlias(OpBuilder &builder, Location loc, Value view,
@@ -79,10 +75,9 @@ static Value buildAlias(OpBuilder &builder, Location loc, Value view,
     stride *= type.getDimSize(dim);
   }
   auto identityType = MemRefType::get(type.getShape(), type.getElementType());
-  auto cast = UnrealizedConversionCastOp::create(builder, loc, identityType,
-                                                 descriptor);
-  cast->setAttr(kAliasAttr, builder.getUnitAttr());
-  return cast.getResult(0);
+  return UnrealizedConversionCastOp::create(builder, loc, identityType,
+                                            descriptor)
+      .getResult(0);
 }
 
 FailureOr<Value> VyreToGPULowering::contiguousBuffer(Operation *copy,

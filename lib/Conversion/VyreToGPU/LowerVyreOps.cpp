@@ -42,7 +42,11 @@ LogicalResult VyreToGPULowering::lowerOp(Operation *op, StreamState &state) {
         return lowerAsyncCopy(copy, copy.getTarget(), copy.getSource(), state);
       })
       .Case([&](RecordOp record) {
-        tokens[record.getToken()] = state.main;
+        // Without a main stream, the main stream's progress is what the
+        // block's streams wait for: the event of a loop chained on the
+        // device, if any.
+        tokens[record.getToken()] =
+            state.main ? state.main : awaitedEvent;
         toErase.push_back(record);
         return success();
       })
@@ -68,7 +72,7 @@ void VyreToGPULowering::lowerAlloc(AllocOp alloc, StreamState &state) {
 
 void VyreToGPULowering::lowerDealloc(DeallocOp dealloc, StreamState &state) {
   Location loc = dealloc.getLoc();
-  Value dependency = streams.continueOn(
+  Value dependency = continueAfter(
       state.main, streams.allocsToOrder({state.main}, dealloc.getMemref()),
       loc);
   auto gpuDealloc = gpu::DeallocOp::create(builder, loc, tokenType, dependency,
@@ -93,7 +97,7 @@ LogicalResult VyreToGPULowering::lowerDispatch(DispatchOp dispatch,
       for (Value alloc : streams.allocsToOrder({state.main}, operand))
         if (!llvm::is_contained(waits, alloc))
           waits.push_back(alloc);
-  Value dependency = streams.continueOn(state.main, waits, loc);
+  Value dependency = continueAfter(state.main, waits, loc);
   auto launch = gpu::LaunchFuncOp::create(
       builder, loc, dispatch.getKernel(),
       gpu::KernelDim3{dispatch.getGridSizeX(), dispatch.getGridSizeY(),
@@ -114,8 +118,9 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
   FailureOr<Value> copySource = contiguousBuffer(copy, "source", source);
   if (failed(copyTarget) || failed(copySource))
     return failure();
+  bool afterEvent = false;
   FailureOr<SmallVector<Value>> waits =
-      lookupTokens(copy, copy.getAwaitedTokens());
+      lookupTokens(copy, copy.getAwaitedTokens(), &afterEvent);
   if (failed(waits))
     return failure();
   Value &side = state.side[*copy.getStreamIndex()];
@@ -130,7 +135,10 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
       return streams.streamOf(token) == streams.streamOf(side);
     });
   Location loc = copy.getLoc();
-  Value dependency = streams.continueOn(side, *waits, loc);
+  Value dependency = continueAfter(side, *waits, loc);
+  // A new stream waits for the awaited event as it is made.
+  if (afterEvent && dependency == side)
+    waitForEventOn(side, awaitedEvent, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
                                       *copyTarget, *copySource);
   side = streams.append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
@@ -153,7 +161,7 @@ LogicalResult VyreToGPULowering::lowerBlockingCopy(Operation *copy,
     for (Value alloc : streams.allocsToOrder({state.main}, buffer))
       if (!llvm::is_contained(waits, alloc))
         waits.push_back(alloc);
-  Value dependency = streams.continueOn(state.main, waits, loc);
+  Value dependency = continueAfter(state.main, waits, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
                                       *copyTarget, *copySource);
   state.main =
@@ -166,7 +174,9 @@ LogicalResult VyreToGPULowering::lowerBlockingCopy(Operation *copy,
 /// The main stream continues on a join of itself and the tokens it does not
 /// already follow.
 LogicalResult VyreToGPULowering::lowerWait(WaitOp wait, StreamState &state) {
-  FailureOr<SmallVector<Value>> waits = lookupTokens(wait, wait.getTokens());
+  bool afterEvent = false;
+  FailureOr<SmallVector<Value>> waits =
+      lookupTokens(wait, wait.getTokens(), &afterEvent);
   if (failed(waits))
     return failure();
   if (state.main)
@@ -175,14 +185,20 @@ LogicalResult VyreToGPULowering::lowerWait(WaitOp wait, StreamState &state) {
     });
   if (!waits->empty())
     state.main = streams.join(state.main, *waits, wait.getLoc());
+  else if (afterEvent && state.main)
+    waitForEventOn(state.main, awaitedEvent, wait.getLoc());
   toErase.push_back(wait);
   return success();
 }
 
 LogicalResult VyreToGPULowering::lowerSync(SyncOp sync, StreamState &state) {
-  FailureOr<SmallVector<Value>> waits = lookupTokens(sync, sync.getTokens());
+  bool afterEvent = false;
+  FailureOr<SmallVector<Value>> waits =
+      lookupTokens(sync, sync.getTokens(), &afterEvent);
   if (failed(waits))
     return failure();
+  if (afterEvent)
+    synchronizeAwaitedEvent(sync.getLoc());
   SmallVector<unsigned> toDestroy;
   for (Value token : *waits)
     if (!llvm::is_contained(toDestroy, streams.streamOf(token)))
@@ -192,11 +208,30 @@ LogicalResult VyreToGPULowering::lowerSync(SyncOp sync, StreamState &state) {
   return success();
 }
 
-/// The gpu tokens still in flight that `vyreTokens` stand for. A token the
+Value VyreToGPULowering::continueAfter(Value current, ArrayRef<Value> waits,
+                                      Location loc) {
+  SmallVector<Value> joined;
+  bool covered = false;
+  for (Value token : waits) {
+    if (awaitedEvent && streams.isOrderedByBlock(token))
+      covered = true;
+    else
+      joined.push_back(token);
+  }
+  Value dependency = streams.continueOn(current, joined, loc);
+  if (covered && dependency == current && current)
+    waitForEventOn(current, awaitedEvent, loc);
+  return dependency;
+}
+
+/// The gpu tokens still in flight that `vyreTokens` stand for; where one
+/// stands for the block's awaited event (a record taken without a main
+/// stream, after a chained loop), `afterEvent` is set instead. A token the
 /// lowering did not make (a block argument, a region result) cannot be
 /// waited for: an error.
 FailureOr<SmallVector<Value>>
-VyreToGPULowering::lookupTokens(Operation *user, ValueRange vyreTokens) {
+VyreToGPULowering::lookupTokens(Operation *user, ValueRange vyreTokens,
+                                bool *afterEvent) {
   SmallVector<Value> result;
   for (auto [index, token] : llvm::enumerate(vyreTokens)) {
     auto it = tokens.find(token);
@@ -206,6 +241,11 @@ VyreToGPULowering::lookupTokens(Operation *user, ValueRange vyreTokens) {
              << " is not made by a vyre op of this function earlier in "
                 "program order (a block argument or a region result)";
     Value gpuToken = it->second;
+    if (gpuToken && !isa<gpu::AsyncTokenType>(gpuToken.getType())) {
+      // In a region, the host waited for it before the region op.
+      *afterEvent |= static_cast<bool>(awaitedEvent);
+      continue;
+    }
     if (gpuToken && !streams.isComplete(gpuToken) &&
         !llvm::is_contained(result, gpuToken))
       result.push_back(gpuToken);

@@ -22,7 +22,7 @@ StreamTracker::StreamTracker(OpBuilder &builder)
 
 bool StreamTracker::isComplete(Value token) const {
   const Stream &stream = streams[streamOf(token)];
-  return stream.destroyed ||
+  return (stream.destroyed && !stream.released) ||
          static_cast<int64_t>(position.lookup(token)) <= stream.completeUpTo;
 }
 
@@ -67,8 +67,18 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
       if (!llvm::is_contained(orderedAllocs, alloc))
         orderedAllocs.push_back(alloc);
   }
+  // A stream of a block ordered after a token by other means: ordered after
+  // what that token is, and a host wait for it is one for that token too.
+  for (Value token : blockOrderedAfter) {
+    for (Value alloc : allocsBefore.lookup(token))
+      if (!llvm::is_contained(orderedAllocs, alloc))
+        orderedAllocs.push_back(alloc);
+    dependencies.push_back(token);
+  }
   Value token =
       gpu::WaitOp::create(builder, loc, tokenType, operands).getAsyncToken();
+  // (`dependencies` now also names the block's `orderedAfter`, which the
+  // join op does not: it becomes the stream's `joinedFrom`.)
   allocsBefore[token] = std::move(orderedAllocs);
   unsigned id = streams.size();
   streams.push_back({token, std::move(dependencies)});
@@ -77,7 +87,20 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   if (staying.empty())
     vanishing.insert(token);
   blockStreams.push_back(id);
+  if (onNewStream)
+    onNewStream(token);
   return token;
+}
+
+
+SmallVector<int64_t> StreamTracker::saveCompletion() const {
+  return llvm::map_to_vector(streams,
+                             [](const Stream &stream) { return stream.completeUpTo; });
+}
+
+void StreamTracker::restoreCompletion(ArrayRef<int64_t> saved) {
+  for (auto [stream, completeUpTo] : llvm::zip(streams, saved))
+    stream.completeUpTo = completeUpTo;
 }
 
 /// Whether canonicalization may erase every op up to `token` on its
@@ -102,6 +125,12 @@ Value StreamTracker::append(Value dependency, Value token, bool erasable) {
   return token;
 }
 
+bool StreamTracker::isOrderedByBlock(Value alloc) const {
+  return llvm::any_of(blockOrderedAfter, [&](Value token) {
+    return llvm::is_contained(allocsBefore.lookup(token), alloc);
+  });
+}
+
 void StreamTracker::recordAlloc(Value memref, Value token) {
   allocToken[memref] = token;
   allocsBefore[token].push_back(token);
@@ -124,20 +153,40 @@ void StreamTracker::markHistoryComplete(unsigned id) {
   }
 }
 
+void StreamTracker::markCompleteUpTo(Value token) {
+  Stream &stream = streams[streamOf(token)];
+  int64_t at = position.lookup(token);
+  if (stream.destroyed || at <= stream.completeUpTo)
+    return;
+  bool first = stream.completeUpTo < 0;
+  stream.completeUpTo = at;
+  // Its creation came before everything on it.
+  if (first)
+    for (Value joined : SmallVector<Value>(stream.joinedFrom))
+      markCompleteUpTo(joined);
+}
+
 void StreamTracker::destroyStreams(ArrayRef<unsigned> ids, Location loc,
                                    StreamState &state) {
-  SmallVector<Value> tails;
+  SmallVector<Value> tails, explicitTails;
   for (unsigned id : ids) {
     Stream &stream = streams[id];
     if (stream.destroyed)
       continue;
     stream.destroyed = true;
-    tails.push_back(stream.tail);
+    (stream.explicit_ ? explicitTails : tails).push_back(stream.tail);
     markHistoryComplete(id);
   }
-  if (tails.empty())
-    return;
-  gpu::WaitOp::create(builder, loc, Type(), tails);
+  if (!tails.empty())
+    gpu::WaitOp::create(builder, loc, Type(), tails);
+  for (Value tail : explicitTails)
+    explicitDestroyer(tail);
+  forgetDestroyed(state);
+}
+
+/// The logical streams of `state` that were on destroyed streams have
+/// nothing in flight any more.
+void StreamTracker::forgetDestroyed(StreamState &state) const {
   auto isDestroyed = [&](Value token) {
     return token && streams[streamOf(token)].destroyed;
   };
@@ -148,12 +197,32 @@ void StreamTracker::destroyStreams(ArrayRef<unsigned> ids, Location loc,
       entry.second = Value();
 }
 
-SmallVector<unsigned> StreamTracker::enterBlock() {
-  SmallVector<unsigned> enclosing;
-  std::swap(enclosing, blockStreams);
+SmallVector<Value> StreamTracker::releaseStreams(ArrayRef<unsigned> ids,
+                                                 StreamState &state) {
+  SmallVector<Value> tails = liveTails(ids);
+  for (unsigned id : ids)
+    if (!streams[id].destroyed)
+      streams[id].destroyed = streams[id].released = true;
+  forgetDestroyed(state);
+  return tails;
+}
+
+SmallVector<Value> StreamTracker::liveTails(ArrayRef<unsigned> ids) const {
+  SmallVector<Value> tails;
+  for (unsigned id : ids)
+    if (!streams[id].destroyed)
+      tails.push_back(streams[id].tail);
+  return tails;
+}
+
+StreamTracker::EnclosingBlock StreamTracker::enterBlock() {
+  EnclosingBlock enclosing;
+  std::swap(enclosing.streams, blockStreams);
+  std::swap(enclosing.orderedAfter, blockOrderedAfter);
   return enclosing;
 }
 
-void StreamTracker::exitBlock(SmallVector<unsigned> enclosing) {
-  blockStreams = std::move(enclosing);
+void StreamTracker::exitBlock(EnclosingBlock enclosing) {
+  blockStreams = std::move(enclosing.streams);
+  blockOrderedAfter = enclosing.orderedAfter;
 }

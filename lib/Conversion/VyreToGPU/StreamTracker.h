@@ -12,6 +12,8 @@
 #define VYRE_LIB_CONVERSION_VYRETOGPU_STREAMTRACKER_H
 
 #include "mlir/IR/Builders.h"
+
+#include <functional>
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -33,6 +35,23 @@ public:
   /// Creates its gpu ops with `builder`, where it points.
   explicit StreamTracker(OpBuilder &builder);
 
+  /// Called with the token of every stream created, right after it.
+  void setOnNewStream(std::function<void(Value)> callback) {
+    onNewStream = std::move(callback);
+  }
+
+  /// Makes the host wait for and destroy the stream whose tail is the
+  /// argument, by runtime calls; for the streams `markExplicit` names.
+  void setExplicitDestroyer(std::function<void(Value)> callback) {
+    explicitDestroyer = std::move(callback);
+  }
+
+  /// The stream of `token` has runtime calls of its own (an event wait):
+  /// `canonicalize` may leave it without gpu ops, and then drops it from a
+  /// blocking `gpu.wait`, so it is synchronized and destroyed by runtime
+  /// calls instead.
+  void markExplicit(Value token) { streams[streamOf(token)].explicit_ = true; }
+
   /// The id of the stream `token` is on.
   unsigned streamOf(Value token) const { return tokenStream.lookup(token); }
 
@@ -47,6 +66,15 @@ public:
   /// A new stream that waits for `current` (if any) and `waits`.
   Value join(Value current, ArrayRef<Value> waits, Location loc);
 
+  /// The host knows the work up to `token` (and what it waited for) to be
+  /// done: it waited for an event recorded after it.
+  void markCompleteUpTo(Value token);
+
+  /// What the host knows to be done, per stream, to restore after a region
+  /// that may not run (a loop body): what it learns there holds only there.
+  SmallVector<int64_t> saveCompletion() const;
+  void restoreCompletion(ArrayRef<int64_t> saved);
+
   /// Records `token`, made by an op that depends on `dependency`, as the new
   /// tail of that dependency's stream; returns it. `erasable`: the op is one
   /// canonicalization may erase.
@@ -60,17 +88,45 @@ public:
   /// `after` must also wait for before it touches `buffer`, if any.
   SmallVector<Value> allocsToOrder(ArrayRef<Value> after, Value buffer) const;
 
+  /// Whether the allocation token `alloc` is ordered before every stream the
+  /// block makes from now on (see `setOrderedAfter`).
+  bool isOrderedByBlock(Value alloc) const;
+
   /// The host waits for every stream in `ids` and destroys it, in one
   /// blocking `gpu.wait`. Tokens on those streams are complete from then on,
   /// and the logical streams of `state` on them have nothing in flight.
   void destroyStreams(ArrayRef<unsigned> ids, Location loc, StreamState &state);
 
-  /// Starts a block: the streams created from now on are its own. Returns
-  /// the enclosing block's, for `exitBlock`.
-  SmallVector<unsigned> enterBlock();
+  /// Lets the streams in `ids` go without the host waiting for them: the
+  /// caller destroys each (their work continues). Returns their tails. Their
+  /// tokens are not complete, and must not be used again.
+  SmallVector<Value> releaseStreams(ArrayRef<unsigned> ids, StreamState &state);
+
+  /// The tails of the streams in `ids` that are neither destroyed nor
+  /// released.
+  SmallVector<Value> liveTails(ArrayRef<unsigned> ids) const;
+
+  /// What `enterBlock` saves of the enclosing block.
+  struct EnclosingBlock {
+    SmallVector<unsigned> streams;
+    SmallVector<Value> orderedAfter;
+  };
+
+  /// Starts a block: the streams created from now on are its own, ordered
+  /// after no token by other means yet (see `setOrderedAfter`). Returns what
+  /// `exitBlock` restores.
+  EnclosingBlock enterBlock();
+
+  /// The caller orders every stream the block creates from now on after the
+  /// tokens `tokens` by other means (an event): allocations ordered before
+  /// them count as ordered before those streams, and a host wait for one of
+  /// those streams as one for them.
+  void setOrderedAfter(ArrayRef<Value> tokens) {
+    blockOrderedAfter.assign(tokens.begin(), tokens.end());
+  }
 
   /// Ends a block; `enclosing` is what `enterBlock` returned.
-  void exitBlock(SmallVector<unsigned> enclosing);
+  void exitBlock(EnclosingBlock enclosing);
 
   /// The streams created by the block being lowered.
   ArrayRef<unsigned> getBlockStreams() const { return blockStreams; }
@@ -82,8 +138,12 @@ private:
     Value tail;
     /// The tokens its creating join waits for.
     SmallVector<Value> joinedFrom;
-    /// Whether the host waited for it and destroyed it.
+    /// Whether it was destroyed: after a host wait, or `released`.
     bool destroyed = false;
+    /// Whether it was destroyed without a host wait.
+    bool released = false;
+    /// Whether it is synchronized and destroyed by runtime calls.
+    bool explicit_ = false;
     /// The position on it up to which the host knows its work is done (the
     /// host waited for a stream that joined it there); -1: none.
     int64_t completeUpTo = -1;
@@ -91,13 +151,18 @@ private:
 
   bool mayVanish(Value token) const;
   void markHistoryComplete(unsigned id);
+  void forgetDestroyed(StreamState &state) const;
 
   OpBuilder &builder;
   Type tokenType;
+  std::function<void(Value)> onNewStream;
+  std::function<void(Value)> explicitDestroyer;
   /// Every stream created so far; a stream's id is its index.
   SmallVector<Stream> streams;
-  /// The streams created by the block being lowered.
+  /// The streams created by the block being lowered, and the token they are
+  /// ordered after by other means (see `enterBlock`).
   SmallVector<unsigned> blockStreams;
+  SmallVector<Value> blockOrderedAfter;
   /// gpu token → the stream it is on, and its position there (0: the
   /// stream's creation).
   DenseMap<Value, unsigned> tokenStream;

@@ -44,6 +44,7 @@
 
 #include "VyreToGPULowering.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -106,10 +107,10 @@ LogicalResult VyreToGPULowering::lowerRegion(Region &region) {
   return lowerBlock(region.front());
 }
 
-LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
-  StreamState state;
-  SmallVector<unsigned> enclosing = streams.enterBlock();
-  for (Operation &op : llvm::make_early_inc_range(block)) {
+LogicalResult VyreToGPULowering::lowerOps(Block::iterator from, Block &block,
+                                          StreamState &state) {
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::make_range(from, block.end()))) {
     builder.setInsertionPoint(&op);
     if (op.hasTrait<OpTrait::IsTerminator>())
       break;
@@ -121,6 +122,20 @@ LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
     if (failed(lowerHostOp(&op, state)))
       return failure();
   }
+  return success();
+}
+
+LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
+  StreamState state;
+  StreamTracker::EnclosingBlock enclosing = streams.enterBlock();
+  // The host waited for the device before the region op that holds it.
+  Value enclosingEvent = awaitedEvent;
+  bool enclosingEventDone = awaitedEventDone;
+  SmallVector<Value> enclosingCovers = std::move(awaitedEventCovers);
+  awaitedEventCovers.clear();
+  awaitedEvent = Value();
+  if (failed(lowerOps(block.begin(), block, state)))
+    return failure();
   // Every stream the block created is waited for, and destroyed, once.
   if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
     builder.setInsertionPointToEnd(&block);
@@ -128,6 +143,15 @@ LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
     builder.setInsertionPoint(&block.back());
   streams.destroyStreams(streams.getBlockStreams(), builder.getUnknownLoc(),
                          state);
+  // Nothing of a chained loop is left in flight either, whatever streams
+  // canonicalization leaves to wait for.
+  if (awaitedEvent) {
+    synchronizeAwaitedEvent(builder.getUnknownLoc());
+    runtime.destroyEvent(awaitedEvent, builder.getUnknownLoc());
+  }
+  awaitedEvent = enclosingEvent;
+  awaitedEventDone = enclosingEventDone;
+  awaitedEventCovers = std::move(enclosingCovers);
   streams.exitBlock(std::move(enclosing));
   return success();
 }
@@ -140,38 +164,65 @@ LogicalResult VyreToGPULowering::lowerHostOp(Operation *op,
                                              StreamState &state) {
   bool hasDeviceWork = llvm::any_of(
       op->getRegions(), [](Region &region) { return containsVyreOps(region); });
+  if (auto loop = dyn_cast<scf::ForOp>(op);
+      loop && hasDeviceWork && carriesAcrossIterations(loop))
+    return lowerCarriedLoop(loop, state);
   if (hasDeviceWork) {
+    // A chained loop's work is the main stream's too: the host waits for it
+    // (inside, the region's streams do not).
+    synchronizeAwaitedEvent(op->getLoc());
     SmallVector<unsigned> quiesce;
     if (Value main = state.main)
       quiesce.push_back(streams.streamOf(main));
     for (unsigned stream : streamsUsedInside(op))
       if (!llvm::is_contained(quiesce, stream))
         quiesce.push_back(stream);
-    // Copies on one side stream run in program order: a side stream the
-    // region enqueues on is done before the region's copies start.
-    op->walk([&](CopyH2DAsyncOp copy) {
-      if (Value tail = state.side.lookup(copy.getStream()))
-        if (!llvm::is_contained(quiesce, streams.streamOf(tail)))
-          quiesce.push_back(streams.streamOf(tail));
-    });
-    // Inside a region, no token lives across a nested region op either.
-    // Once control flow is lowered to blocks, two branches whose last
-    // blocks differ only in the token they wait on get merged by upstream's
-    // rewrite driver into one block taking the token as a block argument,
-    // and gpu-to-llvm takes a token it cannot trace to a stream creation
-    // for an event: it would destroy the stream as an event, and leak it.
-    if (!isa<FunctionOpInterface>(op->getParentOp()))
-      for (unsigned stream : streams.getBlockStreams())
-        if (!llvm::is_contained(quiesce, stream))
-          quiesce.push_back(stream);
+    addStreamsToQuiesce(op, state, quiesce);
     streams.destroyStreams(quiesce, op->getLoc(), state);
-  } else if (sequential && state.main && mayTouchMemory(op)) {
-    streams.destroyStreams({streams.streamOf(state.main)}, op->getLoc(), state);
+  } else if (sequential && mayTouchMemory(op)) {
+    synchronizeAwaitedEvent(op->getLoc());
+    if (state.main)
+      streams.destroyStreams({streams.streamOf(state.main)}, op->getLoc(),
+                             state);
   }
   for (Region &region : op->getRegions())
     if (failed(lowerRegion(region)))
       return failure();
   return success();
+}
+
+void VyreToGPULowering::synchronizeAwaitedEvent(Location loc) {
+  if (!awaitedEvent || awaitedEventDone)
+    return;
+  runtime.synchronizeEvent(awaitedEvent, loc);
+  awaitedEventDone = true;
+  for (Value token : awaitedEventCovers)
+    streams.markCompleteUpTo(token);
+}
+
+/// Adds to `quiesce` what the host waits for before the region op `op`,
+/// besides the main stream and the streams of tokens used inside.
+void VyreToGPULowering::addStreamsToQuiesce(Operation *op, StreamState &state,
+                                            SmallVectorImpl<unsigned> &quiesce) {
+  auto add = [&](unsigned stream) {
+    if (!llvm::is_contained(quiesce, stream))
+      quiesce.push_back(stream);
+  };
+  // Copies on one side stream run in program order: a side stream the
+  // region enqueues on is done before the region's copies start.
+  op->walk([&](CopyH2DAsyncOp copy) {
+    if (Value tail = state.side.lookup(copy.getStream()))
+      add(streams.streamOf(tail));
+  });
+  // Inside a region, no token lives across a nested region op either.
+  // Once control flow is lowered to blocks, two branches whose last blocks
+  // differ only in the token they wait on get merged by upstream's rewrite
+  // driver into one block taking the token as a block argument, and
+  // gpu-to-llvm takes a token it cannot trace to a stream creation for an
+  // event: it would destroy the stream as an event, and leak it.
+  if (!isa<FunctionOpInterface>(op->getParentOp()))
+    for (unsigned stream : streams.getBlockStreams())
+      add(stream);
 }
 
 /// The live streams of the vyre tokens that ops inside `op` use but that
@@ -188,7 +239,8 @@ SmallVector<unsigned> VyreToGPULowering::streamsUsedInside(Operation *op) {
       if (op->isAncestor(definer))
         continue;
       Value gpuToken = tokens.lookup(operand);
-      if (!gpuToken || streams.isComplete(gpuToken))
+      if (!gpuToken || !isa<gpu::AsyncTokenType>(gpuToken.getType()) ||
+          streams.isComplete(gpuToken))
         continue;
       unsigned stream = streams.streamOf(gpuToken);
       if (!llvm::is_contained(result, stream))
@@ -241,7 +293,7 @@ struct ConvertVyreToGPUPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(module.getContext()));
 
-    VyreToGPULowering lowering(module.getContext());
+    VyreToGPULowering lowering(module.getContext(), carryLoopStreams);
     for (auto function : module.getOps<FunctionOpInterface>())
       if (failed(lowering.lowerFunction(function)))
         return signalPassFailure();

@@ -9,20 +9,35 @@
 #ifndef VYRE_LIB_CONVERSION_VYRETOGPU_VYRETOGPULOWERING_H
 #define VYRE_LIB_CONVERSION_VYRETOGPU_VYRETOGPULOWERING_H
 
+#include "RuntimeCalls.h"
 #include "StreamTracker.h"
 
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::vyre::vyre_to_gpu {
 
 class VyreToGPULowering {
 public:
-  explicit VyreToGPULowering(MLIRContext *context)
+  /// `carryLoopStreams`: loops carry their streams' work into the next
+  /// iteration on the device (CarriedLoops.cpp).
+  VyreToGPULowering(MLIRContext *context, bool carryLoopStreams)
       : builder(context), tokenType(gpu::AsyncTokenType::get(context)),
-        streams(builder) {}
+        streams(builder), runtime(builder),
+        carryLoopStreams(carryLoopStreams) {
+    streams.setOnNewStream([this](Value token) {
+      if (!awaitedEvent)
+        return;
+      waitForEventOn(token, awaitedEvent, token.getLoc());
+    });
+    streams.setExplicitDestroyer([this](Value tail) {
+      runtime.synchronizeStream(tail, tail.getLoc());
+      runtime.releaseStream(tail, tail.getLoc());
+    });
+  }
 
   /// Lowers the vyre ops of `function`.
   LogicalResult lowerFunction(FunctionOpInterface function);
@@ -38,8 +53,21 @@ private:
   /// Lowers a region that starts with no stream in flight.
   LogicalResult lowerRegion(Region &region);
   LogicalResult lowerBlock(Block &block);
+  /// Lowers the ops of `block` from `from` on, its terminator aside.
+  LogicalResult lowerOps(Block::iterator from, Block &block,
+                         StreamState &state);
   LogicalResult lowerHostOp(Operation *op, StreamState &state);
   SmallVector<unsigned> streamsUsedInside(Operation *op);
+  void addStreamsToQuiesce(Operation *op, StreamState &state,
+                           SmallVectorImpl<unsigned> &quiesce);
+
+  //===--------------------------------------------------------------------===//
+  // Loops that carry their streams' work across iterations (CarriedLoops.cpp)
+  //===--------------------------------------------------------------------===//
+
+  bool carriesAcrossIterations(scf::ForOp loop);
+  LogicalResult lowerCarriedLoop(scf::ForOp loop, StreamState &state);
+  LogicalResult lowerCarriedBody(scf::ForOp loop, Value orderedAfter);
 
   //===--------------------------------------------------------------------===//
   // vyre ops (LowerVyreOps.cpp)
@@ -62,12 +90,45 @@ private:
   FailureOr<Value> contiguousBuffer(Operation *copy, StringRef role,
                                     Value buffer);
   LogicalResult lowerSync(SyncOp sync, StreamState &state);
+  /// `streams.continueOn(current, waits)`, except that the allocations the
+  /// block's awaited event covers are not joined: a new stream waits for the
+  /// event as it is made, and `current`, if the op continues on it, is made
+  /// to wait for it here.
+  Value continueAfter(Value current, ArrayRef<Value> waits, Location loc);
   FailureOr<SmallVector<Value>> lookupTokens(Operation *user,
-                                             ValueRange vyreTokens);
+                                             ValueRange vyreTokens,
+                                             bool *afterEvent);
 
   OpBuilder builder;
   Type tokenType;
   StreamTracker streams;
+  RuntimeCalls runtime;
+  bool carryLoopStreams;
+  /// The event every stream the block being lowered creates waits for: in
+  /// a carried loop's body, the previous iteration's; after a carried loop,
+  /// its last. Null: none.
+  Value awaitedEvent;
+  /// Whether the host has waited for `awaitedEvent` already.
+  bool awaitedEventDone = false;
+  /// The tokens `awaitedEvent` was recorded after, transitively: the main
+  /// stream's tail before each chained loop of the block.
+  SmallVector<Value> awaitedEventCovers;
+
+  /// The host waits for `awaitedEvent`, unless it has.
+  void synchronizeAwaitedEvent(Location loc);
+
+  /// `mgpuEventRecord(event, stream of token)` and `mgpuStreamWaitEvent(
+  /// stream of token, event)`. The stream then holds runtime calls that
+  /// `canonicalize` does not see: it is synchronized and destroyed by
+  /// runtime calls too (StreamTracker::markExplicit).
+  void recordEventOn(Value event, Value token, Location loc) {
+    streams.markExplicit(token);
+    runtime.recordEvent(event, token, loc);
+  }
+  void waitForEventOn(Value token, Value event, Location loc) {
+    streams.markExplicit(token);
+    runtime.streamWaitEvent(token, event, loc);
+  }
   /// Whether the function being lowered has sequential semantics.
   bool sequential = false;
   /// vyre token → the gpu token that stands for it (null: nothing to wait).

@@ -9,6 +9,7 @@
 #include "CheckTrace.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 
@@ -169,7 +170,8 @@ void TraceChecker::checkRaces(unsigned earlier, unsigned later) {
 /// Work not done by the return, and streams and events left alive.
 void TraceChecker::checkReturn() {
   for (unsigned index = 0; index < nodes.size(); ++index)
-    if (nodes[index].onDevice && !isa<gpu::WaitOp>(nodes[index].op) &&
+    if (nodes[index].onDevice &&
+        !isa<gpu::WaitOp, LLVM::CallOp>(nodes[index].op) &&
         !before[returnNode].test(index))
       reporter.report(ProblemKind::Unfinished, nodes[index].op, returnOp, 0,
                       "may still be running at the return: no blocking "
@@ -183,6 +185,12 @@ void TraceChecker::checkReturn() {
                       "no blocking gpu.wait destroys it (a join does not "
                       "destroy the streams it waits on)",
                       "the stream is still alive at this return");
+
+  for (const ExplicitEvent &event : trace.getExplicitEvents())
+    if (!event.destroyer)
+      reporter.report(ProblemKind::EventLeak, event.creator, returnOp, 0,
+                      "creates an event that is not destroyed at the return",
+                      "the event is still alive at this return");
 
   for (const CudaEvent &event : trace.getEvents())
     if (!event.destroyed)

@@ -45,6 +45,11 @@ unsigned Trace::addDeviceNode(Node node, unsigned stream) {
   return index;
 }
 
+unsigned Trace::createExplicitEvent(Operation *creator) {
+  explicitEvents.push_back({creator, std::nullopt, nullptr});
+  return explicitEvents.size() - 1;
+}
+
 unsigned Trace::addHostNode(Node node) {
   unsigned index = addNode(std::move(node));
   lastHost = index;

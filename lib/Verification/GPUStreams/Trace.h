@@ -70,6 +70,16 @@ struct CudaEvent {
   bool destroyed = false;
 };
 
+/// A CUDA event the host code creates itself (`mgpuEventCreate`, as
+/// --convert-vyre-to-gpu does for the loops it chains on the device).
+struct ExplicitEvent {
+  Operation *creator = nullptr;
+  /// The node it was last recorded after (none: recorded on a stream with
+  /// no work, or not recorded).
+  std::optional<unsigned> recorded;
+  Operation *destroyer = nullptr;
+};
+
 /// For each op that defines a traceable join dependency: the joins and
 /// operand numbers whose events gpu-to-llvm records right after it.
 using EventsAfter =
@@ -97,6 +107,11 @@ public:
 
   unsigned addHostNode(Node node);
 
+  /// A new explicit event made by `creator`; its id.
+  unsigned createExplicitEvent(Operation *creator);
+  ExplicitEvent &getExplicitEvent(unsigned id) { return explicitEvents[id]; }
+  ArrayRef<ExplicitEvent> getExplicitEvents() const { return explicitEvents; }
+
   Stream &getStream(unsigned id) { return streams[id]; }
   ArrayRef<Node> getNodes() const { return nodes; }
   ArrayRef<Stream> getStreams() const { return streams; }
@@ -109,6 +124,7 @@ private:
   std::vector<Node> nodes;
   SmallVector<Stream> streams;
   SmallVector<CudaEvent> events;
+  SmallVector<ExplicitEvent> explicitEvents;
   DenseMap<std::pair<Operation *, unsigned>, unsigned> currentEvent;
   std::optional<unsigned> lastHost;
 };

@@ -59,6 +59,8 @@ LogicalResult TraceInterpreter::runOp(Operation *op) {
     return runRegionOp(op);
   if (auto wait = dyn_cast<gpu::WaitOp>(op))
     return runWait(wait);
+  if (isModelledRuntimeOp(op))
+    return runRuntimeOp(op);
   if (isModelledDeviceOp(op))
     return runDeviceOp(op);
   if (isa<gpu::AsyncOpInterface>(op))

@@ -26,6 +26,8 @@ namespace mlir::vyre::gpu_streams {
 struct Carried {
   std::optional<unsigned> stream;
   std::optional<Buffer> buffer;
+  /// An explicit event (an `!llvm.ptr` from mgpuEventCreate).
+  std::optional<unsigned> event;
 };
 
 /// Builds one trace of a host function. Failure (with an error emitted) where
@@ -90,6 +92,17 @@ private:
   void runHostOp(Operation *op);
   void runPinning(Operation *op);
 
+  //===--------------------------------------------------------------------===//
+  // Runtime calls the host code makes itself (RuntimeCalls.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// Whether `op` is a cast of a token to its stream or an mgpu stream or
+  /// event call that the model follows.
+  static bool isModelledRuntimeOp(Operation *op);
+  LogicalResult runRuntimeOp(Operation *op);
+  FailureOr<unsigned> streamOfPointer(Operation *user, Value pointer);
+  FailureOr<unsigned> eventOfPointer(Operation *user, Value pointer);
+
   KernelSummaries &kernels;
   TraceChoices &choices;
   Trace &trace;
@@ -101,6 +114,10 @@ private:
   /// op holds now (bound like tokens, to what flows into it).
   DenseMap<Value, Buffer> memrefBinding;
   DenseMap<Operation *, unsigned> loopTrips;
+  /// The stream each `!llvm.ptr` cast from a token stands for, and the
+  /// explicit event each `!llvm.ptr` holds.
+  DenseMap<Value, unsigned> pointerStream;
+  DenseMap<Value, unsigned> eventOf;
   unsigned nextInstance = 1;
 };
 

@@ -41,6 +41,8 @@ LogicalResult TraceInterpreter::collect(Operation *user, ValueRange values,
       held.stream = *stream;
     } else if (isa<BaseMemRefType>(value.getType())) {
       held.buffer = bufferOf(value);
+    } else if (auto event = eventOf.find(value); event != eventOf.end()) {
+      held.event = event->second;
     }
     carried.push_back(held);
   }
@@ -53,6 +55,8 @@ void TraceInterpreter::bind(ValueRange targets, ArrayRef<Carried> carried) {
       tokenStream[target] = *held.stream;
     if (held.buffer)
       memrefBinding[target] = *held.buffer;
+    if (held.event)
+      eventOf[target] = *held.event;
   }
 }
 

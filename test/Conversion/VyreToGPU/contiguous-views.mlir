@@ -22,7 +22,7 @@
 // CHECK:         llvm.insertvalue %{{.*}}, %{{.*}}[2]
 // CHECK:         llvm.insertvalue %{{.*}}, %{{.*}}[3, 0]
 // CHECK:         %[[DESCRIPTOR:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[4, 0]
-// CHECK:         %[[ALIAS:.*]] = builtin.unrealized_conversion_cast %[[DESCRIPTOR]] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<64xf32> {vyre.contiguous_view}
+// CHECK:         %[[ALIAS:.*]] = builtin.unrealized_conversion_cast %[[DESCRIPTOR]] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<64xf32>{{$}}
 // CHECK:         gpu.memcpy async [%{{.*}}] %[[DEV]], %[[ALIAS]] : memref<64xf32>, memref<64xf32>
 func.func @row_in(%h: memref<8x64xf32>, %i: index) {
   %d = vyre.alloc : memref<64xf32>

@@ -1,7 +1,10 @@
-// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu | FileCheck %s
+// The region form of loops (carry-loop-streams=false): the host waits at
+// the end of every iteration. carried-loops.mlir tests the default.
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu=carry-loop-streams=false | FileCheck %s
 // The output is stable under canonicalization and CSE.
-// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu --canonicalize --cse | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu=carry-loop-streams=false --canonicalize --cse | FileCheck %s
 // And it is race-free, and frees every stream and event, as upstream runs it.
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu=carry-loop-streams=false --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
 // RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
 
 // Tests a program that never went through --overlap-copies: everything is on

@@ -3,6 +3,7 @@
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -111,6 +112,16 @@ bool mlir::vyre::containsVyreOps(Region &region) {
       if (containsVyreOps(&op))
         return true;
   return false;
+}
+
+bool mlir::vyre::isFlatDeviceLoop(Operation *loop) {
+  auto forOp = dyn_cast<scf::ForOp>(loop);
+  if (!forOp || !forOp.getRegion().hasOneBlock() ||
+      !containsVyreOps(forOp.getRegion()))
+    return false;
+  return llvm::none_of(*forOp.getBody(), [](Operation &op) {
+    return op.getNumRegions() != 0 && containsVyreOps(&op);
+  });
 }
 
 bool mlir::vyre::warnIfNotImported(Operation *function,

@@ -1,0 +1,67 @@
+//===- RuntimeCalls.cpp - mgpu calls the lowering makes itself ------------===//
+
+#include "RuntimeCalls.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::vyre::vyre_to_gpu;
+
+Value RuntimeCalls::streamOf(Value token, Location loc) {
+  return UnrealizedConversionCastOp::create(
+             builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
+             token)
+      .getResult(0);
+}
+
+void RuntimeCalls::call(StringRef callee, Type result, ValueRange operands,
+                        Location loc, Value *returned) {
+  MLIRContext *context = builder.getContext();
+  auto module = builder.getInsertionBlock()
+                    ->getParentOp()
+                    ->getParentOfType<ModuleOp>();
+  auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);
+  if (!function) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMFunctionType::get(
+        result ? result : LLVM::LLVMVoidType::get(context),
+        llvm::to_vector(operands.getTypes()));
+    function = LLVM::LLVMFuncOp::create(builder, loc, callee, type);
+  }
+  auto op = LLVM::CallOp::create(builder, loc, function, operands);
+  if (returned)
+    *returned = op.getResult();
+}
+
+Value RuntimeCalls::createEvent(Location loc) {
+  Value event;
+  call("mgpuEventCreate", LLVM::LLVMPointerType::get(builder.getContext()),
+       {}, loc, &event);
+  return event;
+}
+
+void RuntimeCalls::recordEvent(Value event, Value token, Location loc) {
+  call("mgpuEventRecord", Type(), {event, streamOf(token, loc)}, loc);
+}
+
+void RuntimeCalls::streamWaitEvent(Value token, Value event, Location loc) {
+  call("mgpuStreamWaitEvent", Type(), {streamOf(token, loc), event}, loc);
+}
+
+void RuntimeCalls::synchronizeEvent(Value event, Location loc) {
+  call("mgpuEventSynchronize", Type(), {event}, loc);
+}
+
+void RuntimeCalls::destroyEvent(Value event, Location loc) {
+  call("mgpuEventDestroy", Type(), {event}, loc);
+}
+
+void RuntimeCalls::synchronizeStream(Value token, Location loc) {
+  call("mgpuStreamSynchronize", Type(), {streamOf(token, loc)}, loc);
+}
+
+void RuntimeCalls::releaseStream(Value token, Location loc) {
+  call("mgpuStreamDestroy", Type(), {streamOf(token, loc)}, loc);
+}

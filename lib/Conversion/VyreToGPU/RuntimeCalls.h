@@ -1,0 +1,53 @@
+//===- RuntimeCalls.h - mgpu calls the lowering makes itself ----*- C++ -*-===//
+//
+// Part of --convert-vyre-to-gpu. The gpu dialect has no op that makes a
+// stream wait for an event, nor one that lets a stream go without the host
+// waiting for it; a loop that carries its streams' work into the next
+// iteration on the device needs both (VyreToGPU.cpp). The lowering calls the
+// runtime functions upstream's gpu-to-llvm lowers gpu ops to, with their
+// signatures: a token stands for its stream through an
+// `unrealized_conversion_cast` to `!llvm.ptr`, which gpu-to-llvm folds into
+// the stream it makes of the token.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_LIB_CONVERSION_VYRETOGPU_RUNTIMECALLS_H
+#define VYRE_LIB_CONVERSION_VYRETOGPU_RUNTIMECALLS_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::vyre::vyre_to_gpu {
+
+/// Emits mgpu runtime calls with `builder`, where it points, declaring the
+/// functions in the enclosing module on first use.
+class RuntimeCalls {
+public:
+  explicit RuntimeCalls(OpBuilder &builder) : builder(builder) {}
+
+  /// `mgpuEventCreate()`.
+  Value createEvent(Location loc);
+  /// `mgpuEventRecord(event, stream of token)`.
+  void recordEvent(Value event, Value token, Location loc);
+  /// `mgpuStreamWaitEvent(stream of token, event)`.
+  void streamWaitEvent(Value token, Value event, Location loc);
+  /// `mgpuEventSynchronize(event)`: the host waits for it.
+  void synchronizeEvent(Value event, Location loc);
+  /// `mgpuEventDestroy(event)`.
+  void destroyEvent(Value event, Location loc);
+  /// `mgpuStreamSynchronize(stream of token)`: the host waits for it.
+  void synchronizeStream(Value token, Location loc);
+  /// `mgpuStreamDestroy(stream of token)`, without the host waiting for it:
+  /// the stream is freed once its work is done.
+  void releaseStream(Value token, Location loc);
+
+private:
+  Value streamOf(Value token, Location loc);
+  void call(StringRef callee, Type result, ValueRange operands, Location loc,
+            Value *returned = nullptr);
+
+  OpBuilder &builder;
+};
+
+} // namespace mlir::vyre::vyre_to_gpu
+
+#endif // VYRE_LIB_CONVERSION_VYRETOGPU_RUNTIMECALLS_H

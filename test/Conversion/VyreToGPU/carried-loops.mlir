@@ -1,0 +1,118 @@
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
+// The region form, for comparison: the host waits in every iteration.
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu=carry-loop-streams=false | FileCheck %s --check-prefix=REGION
+
+// Tests a flat loop (its vyre ops directly in its body): the iterations are
+// chained on the device. The main stream records an event before the loop;
+// the loop carries it; every stream an iteration makes waits for it; the
+// iteration joins its streams, records the next event on the join, destroys
+// the event it waited for, and destroys its streams without the host
+// waiting. After the loop, the streams made wait for the last event, and
+// the block's end waits for it on the host.
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @chained
+// CHECK:         %{{.+}}, %[[ALLOC:.+]] = gpu.alloc async
+// CHECK:         %[[FIRST:.+]] = llvm.call @mgpuEventCreate()
+// CHECK-NEXT:    %[[M:.+]] = builtin.unrealized_conversion_cast %[[ALLOC]] : !gpu.async.token to !llvm.ptr
+// CHECK-NEXT:    llvm.call @mgpuEventRecord(%[[FIRST]], %[[M]])
+// CHECK-NEXT:    %[[LAST:.+]] = scf.for {{.*}} iter_args(%[[EVENT:.+]] = %[[FIRST]]) -> (!llvm.ptr) {
+// CHECK-NEXT:      %[[S:.+]] = gpu.wait async{{$}}
+// CHECK-NEXT:      %[[SP:.+]] = builtin.unrealized_conversion_cast %[[S]]
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[SP]], %[[EVENT]])
+// CHECK-NEXT:      %[[T:.+]] = gpu.memcpy async [%[[S]]]
+// CHECK:           %[[J:.+]] = gpu.wait async [%[[T]], %[[T]]]
+// CHECK:           llvm.call @mgpuStreamWaitEvent({{.*}}, %[[EVENT]])
+// CHECK-NEXT:      %[[L:.+]] = gpu.launch_func async [%[[J]]]
+// CHECK:           %[[NEXT:.+]] = llvm.call @mgpuEventCreate()
+// CHECK:           llvm.call @mgpuEventRecord(%[[NEXT]],
+// CHECK-NEXT:      llvm.call @mgpuEventDestroy(%[[EVENT]])
+// CHECK-NOT:       gpu.wait [
+// CHECK:           llvm.call @mgpuStreamDestroy
+// CHECK:           scf.yield %[[NEXT]] : !llvm.ptr
+// CHECK-NEXT:    }
+// CHECK:         llvm.call @mgpuEventSynchronize(%[[LAST]])
+// CHECK-NEXT:    llvm.call @mgpuEventDestroy(%[[LAST]])
+// REGION-LABEL: func.func @chained
+// REGION:         scf.for
+// REGION:           gpu.wait [
+// REGION-NEXT:    }
+func.func @chained(%h: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %r = vyre.record
+    %t = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
+    vyre.wait %t
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  return
+}
+
+// -----
+
+// Tests that after a chained loop the host waits for it on its event where
+// the schedule makes the host wait for the main stream (a record taken with
+// no main stream stands for the loop's work), and that a copy after the loop
+// runs on a stream that waits for the loop's event.
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @after_the_loop
+// CHECK:         %[[LAST:.+]] = scf.for
+// CHECK:         llvm.call @mgpuEventSynchronize(%[[LAST]])
+// CHECK-NEXT:    memref.load
+// CHECK-NEXT:    %[[S:.+]] = gpu.wait async{{$}}
+// CHECK-NEXT:    %[[SP:.+]] = builtin.unrealized_conversion_cast %[[S]]
+// CHECK-NEXT:    llvm.call @mgpuStreamWaitEvent(%[[SP]], %[[LAST]])
+// CHECK-NEXT:    gpu.memcpy async [%[[S]]]
+func.func @after_the_loop(%h: memref<16xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  %r = vyre.record
+  vyre.sync %r
+  %v = memref.load %h[%c0] : memref<16xf32>
+  %t = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
+  vyre.sync %t
+  vyre.dealloc %a : memref<16xf32>
+  return %v : f32
+}
+
+// -----
+
+// Tests that a loop with a region holding vyre ops in its body is not
+// chained: the host waits in every iteration, as for any region.
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @not_flat
+// CHECK:         scf.for
+// CHECK-NOT:       iter_args
+// CHECK:           scf.if
+// CHECK:           gpu.wait [
+func.func @not_flat(%n: index, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.if %c {
+      vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    }
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
