@@ -265,3 +265,28 @@ func.func @budget(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}) {
   }
   return
 }
+
+// Tests that a loop whose induction variable is not an index is left as it
+// is (the slots' arithmetic is on index).
+// CHECK-LABEL: func.func @i32_loop
+// CHECK: scf.for {{.*}} : i32 {
+// CHECK-NEXT: arith.index_cast
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: vyre.copy_h2d
+func.func @i32_loop(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %one = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  // expected-remark @below {{loop not pipelined: its induction variable is not an index}}
+  scf.for %j = %c0 to %n step %c1 : i32 {
+    %i = arith.index_cast %j : i32 to index
+    %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<8x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%one, %one, %one) threads(%one, %one, %one) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  vyre.dealloc %a : memref<16xf32>
+  vyre.dealloc %acc : memref<16xf32>
+  return
+}

@@ -34,9 +34,12 @@ static Value buildAlias(OpBuilder &builder, Location loc, Value view,
   int64_t rank = type.getRank();
   Type i64 = builder.getI64Type();
   auto ptrType = LLVM::LLVMPointerType::get(context);
+  // A 0-d memref's descriptor has no sizes and strides.
   auto arrayType = LLVM::LLVMArrayType::get(i64, rank);
-  auto descriptorType = LLVM::LLVMStructType::getLiteral(
-      context, {ptrType, ptrType, i64, arrayType, arrayType});
+  SmallVector<Type> fields{ptrType, ptrType, i64};
+  if (rank != 0)
+    fields.append({arrayType, arrayType});
+  auto descriptorType = LLVM::LLVMStructType::getLiteral(context, fields);
 
   // The first element's address: aligned pointer + offset * element size.
   Value aligned =

@@ -72,6 +72,11 @@ public:
       result.loopReason = "the loop compares its bounds unsigned";
       return result;
     }
+    // The slots arithmetic is on `index`.
+    if (!loop.getInductionVar().getType().isIndex()) {
+      result.loopReason = "its induction variable is not an index";
+      return result;
+    }
     // Each iteration's body is written out 2D + 1 times: branches would
     // multiply the paths through the function (and those the referee checks).
     if (loop.getBody()->walk([](scf::IfOp) { return WalkResult::interrupt(); })

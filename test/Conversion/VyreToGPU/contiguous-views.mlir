@@ -88,3 +88,18 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that a single element of a row (a 0-d view with an offset) gets a
+// 0-d alias: a descriptor without sizes and strides, as upstream's.
+// CHECK-LABEL: func.func @element
+// CHECK:         builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64)> to memref<f32>
+// CHECK:         gpu.memcpy async
+func.func @element(%h: memref<8x64xf32>, %i: index, %j: index) {
+  %d = vyre.alloc : memref<f32>
+  %e = memref.subview %h[%i, %j] [1, 1] [1, 1] : memref<8x64xf32> to memref<f32, strided<[], offset: ?>>
+  vyre.copy_h2d %e to %d : memref<f32, strided<[], offset: ?>> to memref<f32>
+  vyre.dealloc %d : memref<f32>
+  return
+}
