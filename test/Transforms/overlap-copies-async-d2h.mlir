@@ -3,6 +3,7 @@
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=true" --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
 // With async-d2h=false, device-to-host copies stay synchronous.
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=false" | FileCheck %s --check-prefix=SYNC
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false --remarks-filter=overlap-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=HAND
 // SYNC-NOT: vyre.copy_d2h_async
 
 gpu.module @k {
@@ -226,5 +227,39 @@ func.func @into_a_possible_alias(%x: memref<16xf32>, %y: memref<16xf32>,
                                  %out: memref<16xf32> {vyre.pinned, llvm.noalias}) {
   vyre.copy_d2h %x to %out : memref<16xf32> to memref<16xf32>
   vyre.copy_d2h %x to %y : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @read(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+// Tests that in a function with asynchronous copies written by hand, the
+// copies into the host stay synchronous: the pass does not plan their order
+// with the hand-written ones (here, a copy back of a buffer a hand-written
+// copy fills, waited for inside the loop).
+// CHECK-LABEL: func.func @hand_written
+// HAND: remark: [Missed] HandWrittenAsyncCopies | Category:overlap-copies | Function=hand_written | Remark="the function has asynchronous copies written by hand: its copies into the host stay synchronous
+// HAND-NOT: HandWrittenAsyncCopies
+// CHECK-NOT:     vyre.copy_d2h_async
+// CHECK:         vyre.copy_d2h %
+func.func @hand_written(%w: memref<16xf32> {vyre.pinned, llvm.noalias},
+                        %out: memref<16xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y = vyre.alloc : memref<16xf32>
+  %r = vyre.record
+  %t = vyre.copy_h2d_async %w to %y on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.wait %t
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
+    vyre.copy_d2h %y to %out : memref<16xf32> to memref<16xf32>
+  }
+  vyre.sync %t
+  vyre.dealloc %y : memref<16xf32>
   return
 }

@@ -107,6 +107,14 @@ void overlap::emitPlanRemarks(const CopyPlan &plan) {
     emitCopyRemarks(plan, copy);
 }
 
+void overlap::emitHandWrittenAsyncRemark(FunctionOpInterface function) {
+  remark::missed(function.getLoc(),
+                 remarkOptions(function, "HandWrittenAsyncCopies"))
+      << "the function has asynchronous copies written by hand: its copies "
+         "into the host stay synchronous (their order with the hand-written "
+         "ones is not planned)";
+}
+
 void overlap::emitCopyDeclinedRemark(FunctionOpInterface function,
                                      Operation *copy,
                                      const CopyCostVerdict &verdict) {

@@ -91,7 +91,21 @@ struct OverlapCopiesPass
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
     overlap::emitKernelSummaryRemarks(function, slots);
     overlap::emitUnknownCallRemarks(function);
-    overlap::PlanOptions options{hoist, sideStreams, asyncD2H, d2hStreams, {}};
+    // Copies into the host written asynchronously by hand are not ordered
+    // against those this pass would make asynchronous: it keeps those
+    // synchronous (where each is ordered by the host).
+    bool handWritten =
+        function
+            .walk([](Operation *op) {
+              return isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(op)
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
+    if (handWritten && asyncD2H)
+      overlap::emitHandWrittenAsyncRemark(function);
+    overlap::PlanOptions options{hoist, sideStreams, asyncD2H && !handWritten,
+                                 d2hStreams, {}};
     overlap::CopyPlan plan = overlap::planCopyOverlap(function, slots, options);
     if (costModel)
       plan = declineUnprofitableCopies(

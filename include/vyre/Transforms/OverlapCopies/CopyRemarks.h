@@ -21,6 +21,10 @@ constexpr llvm::StringLiteral kPlanRemarkCategory = "copy-plan";
 /// for each copy kept in place, why. Call before `applyCopyPlan`.
 void emitPlanRemarks(const CopyPlan &plan);
 
+/// Says that `function` has asynchronous copies written by hand, so its
+/// copies into the host stay synchronous.
+void emitHandWrittenAsyncRemark(FunctionOpInterface function);
+
 /// Says that the cost model left `copy` in place, and why.
 void emitCopyDeclinedRemark(FunctionOpInterface function, Operation *copy,
                             const CopyCostVerdict &verdict);
