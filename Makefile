@@ -77,7 +77,8 @@ check-sanitized: $(ASAN_BUILD_DIR)/build.ninja
 # The unit tests alone under the sanitizers (what CI has time for).
 check-sanitized-unit: $(ASAN_BUILD_DIR)/build.ninja
 	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target VyreDialectTests \
-	  VyreAnalysisTests VyreTransformsTests VyrePipelinesTests vyre-schedule-fuzz
+	  VyreAnalysisTests VyreTransformsTests VyrePipelinesTests VyreRuntimeTests \
+	  vyre-schedule-fuzz
 	cd $(ASAN_BUILD_DIR) && $(SANITIZER_ENV) ctest --output-on-failure \
 	  -j $(JOBS) -E '^(lit|install-downstream)$$'
 
