@@ -208,10 +208,10 @@ private:
 
   /// The lowering makes the host wait for the device before a region op
   /// with vyre ops, and each run of its body wait for its own streams;
-  /// except around a flat loop, whose iterations it chains on the device
+  /// except around a device loop, whose iterations it chains on the device
   /// with an event (a join of two dependencies per iteration instead).
   void waitAroundRegion(Operation *op) {
-    if (isFlatDeviceLoop(op))
+    if (isDeviceLoop(op))
       spendOnHost(2 * model.eventUs);
     else if (containsVyreOps(op))
       hostWaits(allStreamsFree(), 1);

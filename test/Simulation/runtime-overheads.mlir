@@ -45,3 +45,56 @@ func.func @join(%h: memref<16xf32> {vyre.pinned, llvm.noalias}, %d: memref<16xf3
 }
 // With 10 us per stream a join creates, the kernel is issued 10 us later.
 // UNPOOLED: makespan 28.5 us
+
+// -----
+
+// Tests nested device loops: the lowering chains both on the device, so the
+// host does not wait in any iteration. It spends 2 x 1.7 us on the event
+// joins before each loop and after each of its iterations (3 outer loop
+// runs of 4 inner iterations: 17 x 3.4 us), 0.85 us per launch, and waits
+// twice: for the copy into the host and at the return.
+// expected-remark @+4 {{makespan 133.1 us, serial 122.0 us, bound 122.0 us (H2D copies 0.0 us, D2H copies 2.0 us, kernels 120.0 us, longest path 122.0 us; host 79.0 us in runtime calls, 2 host synchronizations)}}
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+func.func @nested_loops(%out: memref<16xf32> {vyre.pinned, llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c3 step %c1 {
+    scf.for %j = %c0 to %c4 step %c1 {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 10.0}
+    }
+  }
+  vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that a loop holding a branch with device work is not chained: the
+// host waits before the loop, after each of its iterations and before each
+// run of the branch (7 times), then for the copy and at the return. The
+// loop inside the branch is chained still.
+// expected-remark @+4 {{makespan 150.9 us, serial 122.0 us, bound 122.0 us (H2D copies 0.0 us, D2H copies 2.0 us, kernels 120.0 us, longest path 122.0 us; host 77.4 us in runtime calls, 9 host synchronizations)}}
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+func.func @loop_around_branch(%out: memref<16xf32> {vyre.pinned, llvm.noalias}, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c3 step %c1 {
+    scf.if %c {
+      scf.for %j = %c0 to %c4 step %c1 {
+        vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 10.0}
+      }
+    }
+  }
+  vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
+  return
+}

@@ -158,3 +158,54 @@ func.func @copies_in_if(%h: memref<16xf32>, %cond: i1) {
   }
   return
 }
+
+// Tests nested device-only loops: the inner body joins its copy on the main
+// stream, and the host waits once, after the outer loop, not in each outer
+// iteration. With a host op in the outer body (a load), the host waits after
+// the inner loop, in every outer iteration, and only once there.
+// CHECK-LABEL: func.func @nested_device_loops
+// CHECK:         scf.for
+// CHECK-NEXT:      scf.for
+// CHECK-NEXT:        vyre.record
+// CHECK-NEXT:        memref.subview
+// CHECK-NEXT:        %[[U:.+]] = vyre.copy_h2d_async
+// CHECK-NEXT:        vyre.dispatch @k::@read
+// CHECK-NEXT:        vyre.wait %[[U]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      vyre.dispatch @k::@read
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[P:.+]] = vyre.record
+// CHECK-NEXT:    vyre.sync %[[P]]
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:      scf.for
+// CHECK:             vyre.wait
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[Q:.+]] = vyre.record
+// CHECK-NEXT:      vyre.sync %[[Q]]
+// CHECK-NEXT:      memref.load
+// CHECK-NEXT:    }
+// CHECK-NEXT:    vyre.dealloc
+func.func @nested_device_loops(%h: memref<4x16xf32>, %o: memref<16xf32>, %n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %m step %c1 {
+      %row = memref.subview %h[%j, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+      vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+      vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+    }
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %m step %c1 {
+      vyre.copy_h2d %o to %a : memref<16xf32> to memref<16xf32>
+      vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+    }
+    %v = memref.load %o[%c0] : memref<16xf32>
+  }
+  vyre.dealloc %a : memref<16xf32>
+  vyre.dealloc %b : memref<16xf32>
+  return
+}

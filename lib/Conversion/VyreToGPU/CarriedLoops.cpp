@@ -36,7 +36,7 @@ using namespace mlir::vyre;
 using namespace mlir::vyre::vyre_to_gpu;
 
 bool VyreToGPULowering::carriesAcrossIterations(scf::ForOp loop) {
-  return carryLoopStreams && isFlatDeviceLoop(loop) &&
+  return carryLoopStreams && isDeviceLoop(loop) &&
          streamsUsedInside(loop).empty();
 }
 
@@ -65,23 +65,40 @@ static scf::ForOp withEventIterArg(OpBuilder &builder, scf::ForOp loop,
 LogicalResult VyreToGPULowering::lowerCarriedLoop(scf::ForOp loop,
                                                   StreamState &state) {
   Location loc = loop.getLoc();
-  // As for any region: the side streams the loop enqueues on finish their
-  // earlier copies first, and inside a region no token lives across it.
-  SmallVector<unsigned> quiesce;
-  addStreamsToQuiesce(loop, state, quiesce);
-  streams.destroyStreams(quiesce, loc, state);
+  // The first iteration starts after the main stream's work so far, and
+  // after the earlier copies of the side streams the loop enqueues on (a
+  // side stream's copies run in program order). Those streams are retired,
+  // not waited for: they stay alive until the block's end, so that later
+  // joins may still name their tokens, but no op continues on them. A join
+  // that named one would record its event right after the op that made it,
+  // before the loop, whatever the stream waits for later.
+  SmallVector<Value> before;
+  if (state.main)
+    before.push_back(state.main);
+  SmallVector<int64_t> retiredSides;
+  loop->walk([&](Operation *op) {
+    if (!isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(op))
+      return;
+    int64_t index = *cast<StreamOpInterface>(op).getStreamIndex();
+    Value tail = state.side.lookup(index);
+    if (!tail || llvm::is_contained(retiredSides, index))
+      return;
+    retiredSides.push_back(index);
+    if (!llvm::is_contained(before, tail))
+      before.push_back(tail);
+  });
 
-  // The first iteration waits for the main stream's work so far. Without a
-  // main stream, for a stream made only to record the event (and, after an
-  // earlier chained loop, waiting for its event).
+  // The event is recorded on the main stream if that is all there is to
+  // wait for (it waits for the block's awaited event, if any, made after
+  // it was set). Otherwise on a join, which waits for the awaited event as
+  // every new stream does: a side stream may predate it.
   builder.setInsertionPoint(loop);
-  Value before = state.main;
   Value first = runtime.createEvent(loc);
-  if (before) {
-    recordEventOn(first, before, loc);
+  if (before.size() == 1 && (before.front() == state.main || !awaitedEvent)) {
+    recordEventOn(first, before.front(), loc);
   } else {
     StreamState scratch;
-    Value recorder = streams.continueOn(Value(), {}, loc);
+    Value recorder = streams.join(Value(), before, loc);
     recordEventOn(first, recorder, loc);
     for (Value tail : streams.releaseStreams({streams.streamOf(recorder)},
                                              scratch))
@@ -92,35 +109,32 @@ LogicalResult VyreToGPULowering::lowerCarriedLoop(scf::ForOp loop,
     return failure();
 
   // The rest of the block starts after the loop's work: every stream made
-  // from now on waits for its last event. The main stream so far stays
-  // alive until the block's end, but no longer is the main stream: a join
-  // that names its token would record its event right after the op that
-  // made the token, before the loop, whatever the stream waits for later.
+  // from now on waits for its last event.
   builder.setInsertionPointAfter(carried);
   Value last = carried.getResults().back();
   state.main = Value();
+  for (int64_t index : retiredSides)
+    state.side[index] = Value();
   if (awaitedEvent)
     runtime.destroyEvent(awaitedEvent, loc);
   awaitedEvent = last;
   awaitedEventDone = false;
-  if (before)
-    awaitedEventCovers.push_back(before);
+  llvm::append_range(awaitedEventCovers, before);
   streams.setOrderedAfter(awaitedEventCovers);
   return success();
 }
 
 LogicalResult VyreToGPULowering::lowerCarriedBody(scf::ForOp loop,
-                                                  Value orderedAfter) {
+                                                  ArrayRef<Value> orderedAfter) {
   Block &body = *loop.getBody();
   Location loc = loop.getLoc();
   Value previous = body.getArguments().back();
   Value enclosingEvent = awaitedEvent;
   bool enclosingEventDone = awaitedEventDone;
-  // The event the body waits for was recorded after the main stream's
-  // tail, and after the block's earlier chained loops.
+  // The event the body waits for was recorded after the streams the loop
+  // starts after, and after the block's earlier chained loops.
   SmallVector<Value> enclosingCovers = awaitedEventCovers;
-  if (orderedAfter)
-    awaitedEventCovers.push_back(orderedAfter);
+  llvm::append_range(awaitedEventCovers, orderedAfter);
   awaitedEvent = previous;
   awaitedEventDone = false;
   StreamState state;
@@ -130,14 +144,19 @@ LogicalResult VyreToGPULowering::lowerCarriedBody(scf::ForOp loop,
   if (failed(lowerOps(body.begin(), body, state)))
     return failure();
 
-  // One stream for the iteration's work, which records the next event.
+  // One stream for the iteration's work, which records the next event. After
+  // a nested chained loop, streams retired before it do not wait for its
+  // last event: a new stream, which does, joins them.
   builder.setInsertionPoint(body.getTerminator());
   SmallVector<Value> tails = streams.liveTails(streams.getBlockStreams());
-  Value end = tails.size() == 1 ? tails.front()
-                                : streams.join(Value(), tails, loc);
+  Value end = tails.size() == 1 && awaitedEvent == previous
+                  ? tails.front()
+                  : streams.join(Value(), tails, loc);
   Value next = runtime.createEvent(loc);
   recordEventOn(next, end, loc);
-  runtime.destroyEvent(previous, loc);
+  // The event the body last waited for: the previous iteration's, or the
+  // last of its last nested chained loop (which destroyed the previous).
+  runtime.destroyEvent(awaitedEvent, loc);
   for (Value tail : streams.releaseStreams(streams.getBlockStreams(), state))
     runtime.releaseStream(tail, loc);
   body.getTerminator()->insertOperands(body.getTerminator()->getNumOperands(),

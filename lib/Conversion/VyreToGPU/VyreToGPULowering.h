@@ -67,7 +67,7 @@ private:
 
   bool carriesAcrossIterations(scf::ForOp loop);
   LogicalResult lowerCarriedLoop(scf::ForOp loop, StreamState &state);
-  LogicalResult lowerCarriedBody(scf::ForOp loop, Value orderedAfter);
+  LogicalResult lowerCarriedBody(scf::ForOp loop, ArrayRef<Value> orderedAfter);
 
   //===--------------------------------------------------------------------===//
   // vyre ops (LowerVyreOps.cpp)

@@ -41,6 +41,7 @@ private:
                      unsigned kernels);
   void orderBefore(Operation *op, const OpFootprint &footprint,
                    OpenCopies &open);
+  void planMainStreamSync(Block *block, Operation *before, Location loc);
   void mainStreamDone(OpenCopies &open);
   SmallVector<unsigned> minimalCopies(ArrayRef<PlannedCopy *> copies);
   void markDeviceCovered(PlannedCopy *copy, unsigned wait);
@@ -214,9 +215,7 @@ void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
   // Kernels run beside the host: a host op that may touch what the main
   // stream is still working on first waits for the main stream.
   if (touchesMainWork(footprint, open.mainInFlight)) {
-    plan.insertions.push_back({PlannedInsertion::Kind::MainStreamSync,
-                               op->getBlock(), nullptr, op, 0, {},
-                               std::nullopt, op->getLoc()});
+    planMainStreamSync(op->getBlock(), op, op->getLoc());
     mainStreamDone(open);
   }
   // A synchronous copy returns to the host once the main stream is done.
@@ -225,6 +224,19 @@ void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
     mainStreamDone(open);
   else
     open.mainInFlight.merge(footprint.device.slots);
+}
+
+/// Plans a wait of the host for the main stream before `before`, unless
+/// one is planned there already.
+void OrderingPlanner::planMainStreamSync(Block *block, Operation *before,
+                                         Location loc) {
+  bool planned = llvm::any_of(plan.insertions, [&](const PlannedInsertion &i) {
+    return i.kind == PlannedInsertion::Kind::MainStreamSync &&
+           i.block == block && i.before == before;
+  });
+  if (!planned)
+    plan.insertions.push_back({PlannedInsertion::Kind::MainStreamSync, block,
+                               nullptr, before, 0, {}, std::nullopt, loc});
 }
 
 void OrderingPlanner::mainStreamDone(OpenCopies &open) {
@@ -312,23 +324,32 @@ void OrderingPlanner::synchronize(Block &block, Operation *op,
       markHostCovered(copy);
 }
 
-/// Whether `block` is the body of an `scf.for` whose ops, besides vyre ops,
-/// neither touch memory nor hold regions: nothing in it runs on the host
+/// Whether the ops of `block`, besides vyre ops, neither touch memory nor
+/// hold regions, except device-only loops: nothing in it runs on the host
 /// that a copy could race with.
-static bool isDeviceOnlyLoopBody(Block &block) {
-  if (!isa_and_nonnull<scf::ForOp>(block.getParentOp()))
-    return false;
+static bool isDeviceOnlyBlock(Block &block) {
   return llvm::all_of(block, [](Operation &op) {
     if (op.hasTrait<OpTrait::IsTerminator>() || isa<VyreDialect>(op.getDialect()))
       return true;
+    if (isa<scf::ForOp>(op))
+      return llvm::all_of(op.getRegion(0), isDeviceOnlyBlock);
     return op.getNumRegions() == 0 && isMemoryEffectFree(&op);
   });
 }
 
+/// Whether `block` is the body of a device-only loop: an `scf.for` whose
+/// body, and the bodies of the loops nested in it, hold nothing but vyre
+/// ops and ops without memory effects.
+static bool isDeviceOnlyLoopBody(Block &block) {
+  return isa_and_nonnull<scf::ForOp>(block.getParentOp()) &&
+         isDeviceOnlyBlock(block);
+}
+
 /// The end of a device-only loop body: the main stream, not the host, waits
 /// for the copies still open, so that the next iteration starts without the
-/// host waiting; once, after the loop, the host waits for the main stream,
-/// which then has waited for every iteration's copies.
+/// host waiting; once, after the outermost device-only loop around it, the
+/// host waits for the main stream, which then has waited for every
+/// iteration's copies.
 void OrderingPlanner::joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
                                             ArrayRef<PlannedCopy *> pending,
                                             OpenCopies &open) {
@@ -349,9 +370,9 @@ void OrderingPlanner::joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
       markDeviceCovered(copy, wait);
   }
   Operation *loop = block.getParentOp();
-  plan.insertions.push_back({PlannedInsertion::Kind::MainStreamSync,
-                             loop->getBlock(), nullptr, loop->getNextNode(), 0,
-                             {}, std::nullopt, loop->getLoc()});
+  while (loop->getBlock() && isDeviceOnlyLoopBody(*loop->getBlock()))
+    loop = loop->getBlock()->getParentOp();
+  planMainStreamSync(loop->getBlock(), loop->getNextNode(), loop->getLoc());
   for (PlannedCopy *copy : pending)
     markHostCovered(copy);
 }

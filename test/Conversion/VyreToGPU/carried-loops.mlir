@@ -91,8 +91,9 @@ func.func @after_the_loop(%h: memref<16xf32>, %n: index) -> f32 {
 
 // -----
 
-// Tests that a loop with a region holding vyre ops in its body is not
-// chained: the host waits in every iteration, as for any region.
+// Tests that a loop with a region holding vyre ops in its body, other than a
+// loop that is chained itself, is not chained: the host waits in every
+// iteration, as for any region.
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     gpu.return
@@ -114,5 +115,153 @@ func.func @not_flat(%n: index, %c: i1) {
     vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
   }
   vyre.dealloc %a : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests nested loops: both are chained. Inside the outer body, the inner
+// loop's first event is recorded on the body's main stream, without the
+// host waiting; the inner loop destroys the outer iteration's event once it
+// has waited for it, and the outer iteration's last streams wait for the
+// inner loop's last event, record the next outer event on a join, and
+// destroy the inner loop's last event. Nothing in either body makes the
+// host wait.
+// CHECK-LABEL: func.func @nested
+// CHECK:         scf.for {{.*}} iter_args(%[[OUTER:.+]] = %{{.+}}) -> (!llvm.ptr) {
+// CHECK-NOT:       gpu.wait [
+// CHECK-NOT:       Synchronize
+// CHECK:           %[[MAIN:.+]] = gpu.wait async [%[[COPY:.+]], %[[COPY]]]
+// CHECK:           %[[FIRST:.+]] = llvm.call @mgpuEventCreate()
+// CHECK-NEXT:      %[[MP:.+]] = builtin.unrealized_conversion_cast %[[MAIN]]
+// CHECK-NEXT:      llvm.call @mgpuEventRecord(%[[FIRST]], %[[MP]])
+// CHECK-NEXT:      %[[LAST:.+]] = scf.for {{.*}} iter_args(%[[INNER:.+]] = %[[FIRST]]) -> (!llvm.ptr) {
+// CHECK-NOT:         gpu.wait [
+// CHECK-NOT:         Synchronize
+// CHECK:             llvm.call @mgpuEventDestroy(%[[INNER]])
+// CHECK:             scf.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      llvm.call @mgpuEventDestroy(%[[OUTER]])
+// CHECK-NEXT:      %[[S:.+]] = gpu.wait async{{$}}
+// CHECK-NEXT:      %[[SP:.+]] = builtin.unrealized_conversion_cast %[[S]]
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[SP]], %[[LAST]])
+// CHECK-NEXT:      %[[K:.+]] = gpu.launch_func async [%[[S]]]
+// CHECK-NEXT:      %[[END:.+]] = gpu.wait async [%[[COPY]], %[[MAIN]], %[[K]], %[[K]]]
+// CHECK-NOT:       Synchronize
+// CHECK:           llvm.call @mgpuEventRecord(%[[NEXT:.+]], %{{.+}})
+// CHECK-NEXT:      llvm.call @mgpuEventDestroy(%[[LAST]])
+// CHECK-NOT:       gpu.wait [
+// CHECK-NOT:       Synchronize
+// CHECK:           scf.yield %[[NEXT]] : !llvm.ptr
+// CHECK-NEXT:    }
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+func.func @nested(%h: memref<16xf32>, %n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %r = vyre.record
+    %t = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
+    vyre.wait %t
+    scf.for %j = %c0 to %m step %c1 {
+      vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    }
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  }
+  vyre.dealloc %a : memref<16xf32>
+  vyre.dealloc %b : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that a copy in flight before a nested chained loop, on a side
+// stream the loop does not enqueue on, keeps running beside the loop: the
+// loop's first event is recorded on a stream of its own, not after the copy.
+// The op that waits for the copy after the loop waits for the loop too.
+// CHECK-LABEL: func.func @unrelated_copy
+// CHECK:           %[[COPY:.+]] = gpu.memcpy async
+// CHECK-NEXT:      %[[FIRST:.+]] = llvm.call @mgpuEventCreate()
+// CHECK-NEXT:      %[[R:.+]] = gpu.wait async{{$}}
+// CHECK:           llvm.call @mgpuEventRecord(%[[FIRST]],
+// CHECK:           %[[LAST:.+]] = scf.for
+// CHECK:           %[[J:.+]] = gpu.wait async [%[[COPY]], %[[COPY]]]
+// CHECK-NEXT:      %[[JP:.+]] = builtin.unrealized_conversion_cast %[[J]]
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[JP]], %[[LAST]])
+// CHECK-NEXT:      gpu.launch_func async [%[[J]]]
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+func.func @unrelated_copy(%h: memref<16xf32>, %n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %r = vyre.record
+    %t = vyre.copy_h2d_async %h to %b on stream 2 after [%r] : memref<16xf32> to memref<16xf32>
+    scf.for %j = %c0 to %m step %c1 {
+      vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    }
+    vyre.wait %t
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  }
+  vyre.dealloc %a : memref<16xf32>
+  vyre.dealloc %b : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests a chained loop that enqueues on a side stream made before an
+// earlier chained loop: its first event is recorded on a join of that
+// stream, which waits for the earlier loop's last event. The host does not
+// wait for the side stream before the loop, and the host's wait on the
+// second loop's event covers the copy made before both.
+// CHECK-LABEL: func.func @side_stream_before_loops
+// CHECK:         %[[COPY:.+]] = gpu.memcpy async
+// CHECK:         %[[LAST1:.+]] = scf.for
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[FIRST:.+]] = llvm.call @mgpuEventCreate()
+// CHECK-NEXT:    %[[J:.+]] = gpu.wait async [%[[COPY]], %[[COPY]]]
+// CHECK-NEXT:    %[[JP:.+]] = builtin.unrealized_conversion_cast %[[J]]
+// CHECK-NEXT:    llvm.call @mgpuStreamWaitEvent(%[[JP]], %[[LAST1]])
+// CHECK-NOT:     gpu.wait [
+// CHECK:         llvm.call @mgpuEventRecord(%[[FIRST]],
+// CHECK:         %[[LAST2:.+]] = scf.for
+// CHECK:         llvm.call @mgpuEventSynchronize(%[[LAST2]])
+// CHECK-NEXT:    gpu.wait async
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+func.func @side_stream_before_loops(%h: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %d = vyre.alloc : memref<16xf32>
+  %t = vyre.copy_h2d_async %h to %d on stream 1 : memref<16xf32> to memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %r = vyre.record
+    %u = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
+    vyre.wait %u
+  }
+  %r2 = vyre.record
+  vyre.sync %r2
+  vyre.sync %t
+  vyre.dealloc %a : memref<16xf32>
+  vyre.dealloc %d : memref<16xf32>
   return
 }

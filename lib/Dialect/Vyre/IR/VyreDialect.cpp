@@ -114,13 +114,14 @@ bool mlir::vyre::containsVyreOps(Region &region) {
   return false;
 }
 
-bool mlir::vyre::isFlatDeviceLoop(Operation *loop) {
+bool mlir::vyre::isDeviceLoop(Operation *loop) {
   auto forOp = dyn_cast<scf::ForOp>(loop);
   if (!forOp || !forOp.getRegion().hasOneBlock() ||
       !containsVyreOps(forOp.getRegion()))
     return false;
-  return llvm::none_of(*forOp.getBody(), [](Operation &op) {
-    return op.getNumRegions() != 0 && containsVyreOps(&op);
+  return llvm::all_of(*forOp.getBody(), [](Operation &op) {
+    return op.getNumRegions() == 0 || !containsVyreOps(&op) ||
+           isDeviceLoop(&op);
   });
 }
 

@@ -26,11 +26,12 @@ bool containsVyreOps(Operation *op);
 /// Whether any op in `region` is, or holds, a vyre op.
 bool containsVyreOps(Region &region);
 
-/// Whether `loop` is an `scf.for` with one block whose vyre ops are all
-/// directly in it (no op in its body holds vyre ops in a region of its own):
-/// the loops whose iterations --convert-vyre-to-gpu chains on the device,
-/// without the host waiting between them (docs/Lowering.md).
-bool isFlatDeviceLoop(Operation *loop);
+/// Whether `loop` is a device loop: an `scf.for` with one block that holds
+/// vyre ops, each directly in its body or in a device loop nested in it (no
+/// other op in its body holds vyre ops in a region of its own). The loops
+/// whose iterations --convert-vyre-to-gpu chains on the device, without the
+/// host waiting between them (docs/Lowering.md).
+bool isDeviceLoop(Operation *loop);
 
 /// Whether `buffer`, or a view or cast of it, is registered with
 /// gpu.host_register: the promise that it is pinned host memory.
