@@ -180,3 +180,32 @@ func.func @outputs_rotate(%in: memref<4x16xf32> {vyre.pinned, llvm.noalias}, %ou
 // DEPTH3-COUNT-2: vyre.copy_h2d {{.*}} to %[[A]]
 // DEPTH3: vyre.dealloc %[[A1]]
 // DEPTH3-NEXT: vyre.dealloc %[[A2]]
+
+// Tests a loop nested in another: the new buffer is allocated once, before
+// the outer loop, and freed after it, not in every outer iteration.
+// CHECK-LABEL: func.func @nested_loop
+// CHECK:         %[[A:.+]] = vyre.alloc
+// CHECK-NEXT:    %[[ACC:.+]] = vyre.alloc
+// CHECK-NEXT:    %[[A1:.+]] = vyre.alloc
+// CHECK-NEXT:    scf.for
+// CHECK-NOT:       vyre.alloc
+// CHECK-NOT:       vyre.dealloc
+// CHECK:           vyre.copy_h2d {{.*}} to %[[A1]]
+// CHECK-NOT:       vyre.alloc
+// CHECK-NOT:       vyre.dealloc
+// CHECK:         vyre.dealloc %[[A1]]
+// CHECK-NEXT:    return
+func.func @nested_loop(%h: memref<?x16xf32> {vyre.pinned, llvm.noalias}, %m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  scf.for %j = %c0 to %m step %c1 {
+    scf.for %i = %c0 to %n step %c1 {
+      %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<?x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+      vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+      vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+    }
+  }
+  return
+}

@@ -18,6 +18,9 @@
 //   for i = P to T: the original body, on A_k       // remainder
 //   vyre.dealloc A_k[1..D-1]
 //
+// The new buffers are allocated before, and freed after, the outermost op
+// around the loop in its function (the loop itself, if it is not nested).
+//
 // A constant trip count folds the guard away and writes the remainder out;
 // otherwise the rewrite adds one scf.if and one scf.for.
 //
@@ -31,6 +34,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -104,8 +108,15 @@ public:
   }
 
   void run() {
+    // The new buffers live around the outermost op that holds the loop in
+    // its function: a loop nested in another allocates them once, not in
+    // every run of the outer body.
+    Operation *outermost = loop;
+    while (!isa<FunctionOpInterface>(outermost->getParentOp()))
+      outermost = outermost->getParentOp();
+    OpBuilder around(outermost);
+    allocateRotatingBuffers(around);
     OpBuilder builder(loop);
-    allocateRotatingBuffers(builder);
     Value tripCount = buildTripCount(builder, loop);
     Value pipelined = builder.createOrFold<arith::MulIOp>(
         loc,
@@ -117,9 +128,12 @@ public:
     emitIf(builder, loc, any,
            [&](OpBuilder &inside) { emitPipelinedPart(inside, pipelined); });
     emitRemainder(builder, pipelined, tripCount);
+    // Freed after the loop's replacement, or after the outermost op.
+    around.setInsertionPointAfter(outermost);
+    OpBuilder &freeing = outermost == loop ? builder : around;
     for (SmallVector<Value> &buffers : rotating)
       for (Value buffer : llvm::drop_begin(buffers))
-        DeallocOp::create(builder, loc, buffer);
+        DeallocOp::create(freeing, loc, buffer);
     loop.erase();
   }
 
