@@ -208,10 +208,11 @@ private:
 
   /// The lowering makes the host wait for the device before a region op
   /// with vyre ops, and each run of its body wait for its own streams;
-  /// except around a device loop, whose iterations it chains on the device
-  /// with an event (a join of two dependencies per iteration instead).
+  /// except around a device region (a loop or a branch), which it chains on
+  /// the device with events (a join of two dependencies before it and after
+  /// each run of its body instead).
   void waitAroundRegion(Operation *op) {
-    if (isDeviceLoop(op))
+    if (isDeviceRegion(op))
       spendOnHost(2 * model.eventUs);
     else if (containsVyreOps(op))
       hostWaits(allStreamsFree(), 1);
@@ -239,8 +240,11 @@ private:
       bool takeElse = matchPattern(branch.getCondition(),
                                    m_ConstantInt(&condition)) &&
                       condition.isZero();
-      return runRegion(takeElse ? branch.getElseRegion()
-                                : branch.getThenRegion());
+      if (failed(runRegion(takeElse ? branch.getElseRegion()
+                                    : branch.getThenRegion())))
+        return failure();
+      waitAroundRegion(branch);
+      return success();
     }
     if (auto region = dyn_cast<scf::ExecuteRegionOp>(op))
       return runRegion(region.getRegion());

@@ -209,3 +209,35 @@ func.func @nested_device_loops(%h: memref<4x16xf32>, %o: memref<16xf32>, %n: ind
   vyre.dealloc %b : memref<16xf32>
   return
 }
+
+// Tests a branch in a device-only loop: the branch's copy is joined on the
+// main stream at the branch's end, and the host waits once, after the loop.
+// (A branch outside a loop synchronizes at its end: @copies_in_if.)
+// CHECK-LABEL: func.func @branch_in_device_loop
+// CHECK:         scf.for
+// CHECK-NEXT:      scf.if
+// CHECK-NEXT:        vyre.record
+// CHECK-NEXT:        %[[U:.+]] = vyre.copy_h2d_async
+// CHECK-NEXT:        vyre.dispatch @k::@read
+// CHECK-NEXT:        vyre.wait %[[U]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      vyre.dispatch @k::@read
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[P:.+]] = vyre.record
+// CHECK-NEXT:    vyre.sync %[[P]]
+func.func @branch_in_device_loop(%h: memref<16xf32>, %n: index, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.if %c {
+      vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+      vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+    }
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  }
+  vyre.dealloc %a : memref<16xf32>
+  vyre.dealloc %b : memref<16xf32>
+  return
+}

@@ -34,10 +34,12 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
       of tokens the region uses and for the side streams it enqueues on
       (inside a region: for every stream of the block); each region run
       creates its own streams and destroys them before its terminator.
-    - Except a device loop (an `scf.for` whose vyre ops are all directly in
-      its body or in device loops nested in it), unless
-      `carry-loop-streams=false`: its iterations are chained on the device,
-      without the host waiting before it either. The loop carries an event (an `!llvm.ptr` iter_arg)
+    - Except a device region (an `scf.for` or `scf.if` whose vyre ops are
+      all directly in its blocks or in device regions nested in them),
+      unless `carry-loop-streams=false`: it is chained on the device with
+      events, without the host waiting before it or between a loop's
+      iterations. A branch yields the event after its work as an
+      `!llvm.ptr` result. The loop carries an event (an `!llvm.ptr` iter_arg)
       that every stream of an iteration waits for
       (`mgpuStreamWaitEvent`); the iteration records the next event on a
       join of its streams and destroys them without the host waiting

@@ -34,10 +34,10 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     4. **Tokens do not outlive their block.** Tokens the main stream has not
        waited for are synchronized (`vyre.sync`) before the block's
        terminator. A function's return also waits for its main stream. In
-       an `scf.for` body with nothing on the host (nested such loops
-       included), the main stream waits for them instead (`vyre.wait`), and
-       the host waits for the main stream once after the outermost such
-       loop.
+       an `scf.for` body with nothing on the host (nested such loops and
+       branches included), the main stream waits for them instead
+       (`vyre.wait`), and the host waits for the main stream once after the
+       outermost such loop.
 
     Each token is waited for at most once on any path; where the host needs a
     token the main stream already waited for, it synchronizes on a

@@ -1,19 +1,27 @@
-//===- CarriedLoops.cpp - Loops whose iterations are chained on the device ===//
+//===- ChainedRegions.cpp - Region ops chained on the device --------------===//
 //
 // Part of --convert-vyre-to-gpu. Rule 1 of VyreToGPU.cpp makes the host wait
-// for a region's streams at the end of each of its executions: for a loop,
-// at the end of every iteration. A flat device loop (`isFlatDeviceLoop`: an
-// `scf.for` whose vyre ops are all directly in its body) does without:
+// for the device before a region op, and for a region's streams at the end
+// of each of its executions: for a loop, at the end of every iteration. A
+// device region (`isDeviceRegion`: an `scf.for` or an `scf.if` whose vyre
+// ops are all directly in its blocks or in device regions nested in them)
+// does without, ordered on the device by events instead:
 //
-//  - Before the loop, the main stream records an event.
-//  - The loop carries an event (an `!llvm.ptr` iter_arg): every stream an
-//    iteration creates first waits for it (`mgpuStreamWaitEvent`), so the
-//    iteration's device work starts after all of the previous iteration's.
-//  - At its end, the iteration joins the streams it still has into one,
-//    which records the next event; it destroys the event it waited for, and
-//    every stream it created without the host waiting (`mgpuStreamDestroy`:
-//    CUDA frees a stream once its work is done).
-//  - After the loop, every stream the enclosing block creates waits for the
+//  - Before the op, an event is recorded after the main stream's work and
+//    after the side streams the op enqueues copies on (a side stream's
+//    copies run in program order): on the main stream if that is all, or
+//    on a join. Those streams are retired, not waited for: they stay alive
+//    until the block's end, so that later joins may still name their tokens,
+//    but no op continues on them.
+//  - Every stream a run of a block of the op creates first waits for the
+//    event before it (`mgpuStreamWaitEvent`). At its end, the run joins the
+//    streams it still has into one, which records the next event; it
+//    destroys the event it waited for, and every stream it created without
+//    the host waiting (`mgpuStreamDestroy`: CUDA frees a stream once its
+//    work is done). A loop carries the event from one iteration to the next
+//    (an `!llvm.ptr` iter_arg); a branch yields it (an `!llvm.ptr` result),
+//    a branch without device work the event before it.
+//  - After the op, every stream the enclosing block creates waits for the
 //    last event (the main stream starts anew); at its end the block waits
 //    for the event on the host and destroys it.
 //
@@ -35,9 +43,9 @@ using namespace mlir;
 using namespace mlir::vyre;
 using namespace mlir::vyre::vyre_to_gpu;
 
-bool VyreToGPULowering::carriesAcrossIterations(scf::ForOp loop) {
-  return carryLoopStreams && isDeviceLoop(loop) &&
-         streamsUsedInside(loop).empty();
+bool VyreToGPULowering::chainsOnDevice(Operation *op) {
+  return carryLoopStreams && isDeviceRegion(op) &&
+         streamsUsedInside(op).empty();
 }
 
 /// `loop` rebuilt with one more iter_arg, `event`, which its body does not
@@ -62,77 +70,160 @@ static scf::ForOp withEventIterArg(OpBuilder &builder, scf::ForOp loop,
   return carried;
 }
 
-LogicalResult VyreToGPULowering::lowerCarriedLoop(scf::ForOp loop,
-                                                  StreamState &state) {
-  Location loc = loop.getLoc();
-  // The first iteration starts after the main stream's work so far, and
-  // after the earlier copies of the side streams the loop enqueues on (a
-  // side stream's copies run in program order). Those streams are retired,
-  // not waited for: they stay alive until the block's end, so that later
-  // joins may still name their tokens, but no op continues on them. A join
-  // that named one would record its event right after the op that made it,
-  // before the loop, whatever the stream waits for later.
-  SmallVector<Value> before;
+/// `branch` rebuilt with one more result, an event, which its blocks do not
+/// yield yet; a branch without an else block gets an empty one. The old
+/// branch is erased.
+static scf::IfOp withEventResult(OpBuilder &builder, scf::IfOp branch,
+                                 Type eventType) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(branch);
+  SmallVector<Type> types(branch.getResultTypes());
+  types.push_back(eventType);
+  auto chained = scf::IfOp::create(builder, branch.getLoc(), types,
+                                   branch.getCondition(),
+                                   /*withElseRegion=*/false);
+  chained->setDiscardableAttrs(branch->getDiscardableAttrDictionary());
+  chained.getThenRegion().takeBody(branch.getThenRegion());
+  if (branch.getElseRegion().empty()) {
+    builder.createBlock(&chained.getElseRegion());
+    scf::YieldOp::create(builder, branch.getLoc());
+  } else {
+    chained.getElseRegion().takeBody(branch.getElseRegion());
+  }
+  branch.replaceAllUsesWith(
+      chained.getResults().take_front(branch.getNumResults()));
+  branch.erase();
+  return chained;
+}
+
+VyreToGPULowering::ChainStart
+VyreToGPULowering::startChain(Operation *op, StreamState &state) {
+  ChainStart start;
+  Location loc = op->getLoc();
+  builder.setInsertionPoint(op);
+  if (!retainsStreams) {
+    // Every stream of the block is joined and released: the event stands for
+    // all of them. No token lives across the op, so that lowered blocks
+    // after it never differ only in a token (upstream's rewrite driver
+    // would merge them into a block taking the token as an argument, which
+    // gpu-to-llvm takes for an event).
+    start.before = streams.liveTails(streams.getBlockStreams());
+    if (start.before.empty() && awaitedEvent) {
+      start.event = awaitedEvent;
+      awaitedEvent = Value();
+      return start;
+    }
+    start.event = runtime.createEvent(loc);
+    Value recorder =
+        start.before.size() == 1 && (start.before.front() == state.main ||
+                                     !awaitedEvent)
+            ? start.before.front()
+            : streams.join(Value(), start.before, loc);
+    recordEventOn(start.event, recorder, loc);
+    for (Value tail : streams.releaseStreams(streams.getBlockStreams(), state))
+      runtime.releaseStream(tail, loc);
+    return start;
+  }
   if (state.main)
-    before.push_back(state.main);
-  SmallVector<int64_t> retiredSides;
-  loop->walk([&](Operation *op) {
-    if (!isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(op))
+    start.before.push_back(state.main);
+  op->walk([&](Operation *nested) {
+    if (!isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(nested))
       return;
-    int64_t index = *cast<StreamOpInterface>(op).getStreamIndex();
+    int64_t index = *cast<StreamOpInterface>(nested).getStreamIndex();
     Value tail = state.side.lookup(index);
-    if (!tail || llvm::is_contained(retiredSides, index))
+    if (!tail || llvm::is_contained(start.retiredSides, index))
       return;
-    retiredSides.push_back(index);
-    if (!llvm::is_contained(before, tail))
-      before.push_back(tail);
+    start.retiredSides.push_back(index);
+    if (!llvm::is_contained(start.before, tail))
+      start.before.push_back(tail);
   });
 
-  // The event is recorded on the main stream if that is all there is to
-  // wait for (it waits for the block's awaited event, if any, made after
-  // it was set). Otherwise on a join, which waits for the awaited event as
-  // every new stream does: a side stream may predate it.
-  builder.setInsertionPoint(loop);
-  Value first = runtime.createEvent(loc);
-  if (before.size() == 1 && (before.front() == state.main || !awaitedEvent)) {
-    recordEventOn(first, before.front(), loc);
-  } else {
-    StreamState scratch;
-    Value recorder = streams.join(Value(), before, loc);
-    recordEventOn(first, recorder, loc);
-    for (Value tail : streams.releaseStreams({streams.streamOf(recorder)},
-                                             scratch))
-      runtime.releaseStream(tail, loc);
+  // With nothing in flight but the block's awaited event, that event is the
+  // one to start after: the op takes it over (and destroys it).
+  if (start.before.empty() && awaitedEvent) {
+    start.event = awaitedEvent;
+    awaitedEvent = Value();
+    return start;
   }
-  scf::ForOp carried = withEventIterArg(builder, loop, first);
-  if (failed(lowerCarriedBody(carried, before)))
-    return failure();
+  // The main stream waits for the block's awaited event, if any: it was
+  // made after that was set. A side stream may predate it: a join, which
+  // waits for it as every new stream does, records the event instead; so
+  // does a stream made for it where there is nothing to wait for.
+  start.event = runtime.createEvent(loc);
+  if (start.before.size() == 1 &&
+      (start.before.front() == state.main || !awaitedEvent)) {
+    recordEventOn(start.event, start.before.front(), loc);
+    return start;
+  }
+  StreamState scratch;
+  Value recorder = streams.join(Value(), start.before, loc);
+  recordEventOn(start.event, recorder, loc);
+  for (Value tail :
+       streams.releaseStreams({streams.streamOf(recorder)}, scratch))
+    runtime.releaseStream(tail, loc);
+  return start;
+}
 
-  // The rest of the block starts after the loop's work: every stream made
+void VyreToGPULowering::finishChain(Operation *op, Value last,
+                                    const ChainStart &start,
+                                    StreamState &state) {
+  // The rest of the block starts after the op's work: every stream made
   // from now on waits for its last event.
-  builder.setInsertionPointAfter(carried);
-  Value last = carried.getResults().back();
+  builder.setInsertionPointAfter(op);
   state.main = Value();
-  for (int64_t index : retiredSides)
+  for (int64_t index : start.retiredSides)
     state.side[index] = Value();
   if (awaitedEvent)
-    runtime.destroyEvent(awaitedEvent, loc);
+    runtime.destroyEvent(awaitedEvent, op->getLoc());
   awaitedEvent = last;
   awaitedEventDone = false;
-  llvm::append_range(awaitedEventCovers, before);
+  llvm::append_range(awaitedEventCovers, start.before);
   streams.setOrderedAfter(awaitedEventCovers);
+}
+
+LogicalResult VyreToGPULowering::lowerChainedLoop(scf::ForOp loop,
+                                                  StreamState &state) {
+  ChainStart start = startChain(loop, state);
+  scf::ForOp carried = withEventIterArg(builder, loop, start.event);
+  Block &body = *carried.getBody();
+  if (failed(lowerChainedBlock(body, body.getArguments().back(),
+                               start.before, carried.getLoc())))
+    return failure();
+  finishChain(carried, carried.getResults().back(), start, state);
   return success();
 }
 
-LogicalResult VyreToGPULowering::lowerCarriedBody(scf::ForOp loop,
-                                                  ArrayRef<Value> orderedAfter) {
-  Block &body = *loop.getBody();
-  Location loc = loop.getLoc();
-  Value previous = body.getArguments().back();
+LogicalResult VyreToGPULowering::lowerChainedBranch(scf::IfOp branch,
+                                                    StreamState &state) {
+  ChainStart start = startChain(branch, state);
+  scf::IfOp chained =
+      withEventResult(builder, branch, start.event.getType());
+  for (Region *region : {&chained.getThenRegion(), &chained.getElseRegion()}) {
+    Block &block = region->front();
+    bool hostWaits = llvm::any_of(
+        block, [&](Operation &op) { return waitsForDevice(&op); });
+    if (!containsVyreOps(*region) && !hostWaits) {
+      // Nothing runs on the device: the event before is the one after.
+      Operation *yield = block.getTerminator();
+      yield->insertOperands(yield->getNumOperands(), start.event);
+      continue;
+    }
+    if (failed(lowerChainedBlock(block, start.event, start.before,
+                                 chained.getLoc())))
+      return failure();
+  }
+  finishChain(chained, chained.getResults().back(), start, state);
+  return success();
+}
+
+LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
+                                                   Value previous,
+                                                   ArrayRef<Value> orderedAfter,
+                                                   Location loc) {
   Value enclosingEvent = awaitedEvent;
   bool enclosingEventDone = awaitedEventDone;
-  // The event the body waits for was recorded after the streams the loop
-  // starts after, and after the block's earlier chained loops.
+  // The event the block waits for was recorded after the streams the op
+  // starts after, and after the block's earlier chained ops.
   SmallVector<Value> enclosingCovers = awaitedEventCovers;
   llvm::append_range(awaitedEventCovers, orderedAfter);
   awaitedEvent = previous;
@@ -141,26 +232,29 @@ LogicalResult VyreToGPULowering::lowerCarriedBody(scf::ForOp loop,
   StreamTracker::EnclosingBlock enclosing = streams.enterBlock();
   streams.setOrderedAfter(awaitedEventCovers);
   SmallVector<int64_t> completion = streams.saveCompletion();
-  if (failed(lowerOps(body.begin(), body, state)))
+  bool enclosingRetains = retainsStreams;
+  retainsStreams = isa<scf::ForOp>(block.getParentOp());
+  if (failed(lowerOps(block.begin(), block, state)))
     return failure();
+  retainsStreams = enclosingRetains;
 
-  // One stream for the iteration's work, which records the next event. After
-  // a nested chained loop, streams retired before it do not wait for its
-  // last event: a new stream, which does, joins them.
-  builder.setInsertionPoint(body.getTerminator());
+  // One stream for the run's work, which records the next event. After a
+  // nested chained op, streams retired before it do not wait for its last
+  // event: a new stream, which does, joins them.
+  builder.setInsertionPoint(block.getTerminator());
   SmallVector<Value> tails = streams.liveTails(streams.getBlockStreams());
   Value end = tails.size() == 1 && awaitedEvent == previous
                   ? tails.front()
                   : streams.join(Value(), tails, loc);
   Value next = runtime.createEvent(loc);
   recordEventOn(next, end, loc);
-  // The event the body last waited for: the previous iteration's, or the
-  // last of its last nested chained loop (which destroyed the previous).
+  // The event the block last waited for: the one before it, or the last of
+  // its last nested chained op (which destroyed the one before).
   runtime.destroyEvent(awaitedEvent, loc);
   for (Value tail : streams.releaseStreams(streams.getBlockStreams(), state))
     runtime.releaseStream(tail, loc);
-  body.getTerminator()->insertOperands(body.getTerminator()->getNumOperands(),
-                                       next);
+  Operation *terminator = block.getTerminator();
+  terminator->insertOperands(terminator->getNumOperands(), next);
   streams.restoreCompletion(completion);
   streams.exitBlock(std::move(enclosing));
   awaitedEvent = enclosingEvent;

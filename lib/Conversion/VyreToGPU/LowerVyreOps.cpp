@@ -241,8 +241,11 @@ VyreToGPULowering::lookupTokens(Operation *user, ValueRange vyreTokens,
              << " is not made by a vyre op of this function earlier in "
                 "program order (a block argument or a region result)";
     Value gpuToken = it->second;
-    if (gpuToken && !isa<gpu::AsyncTokenType>(gpuToken.getType())) {
-      // In a region, the host waited for it before the region op.
+    // An event, or a stream released before a chained region op: the
+    // block's awaited event comes after it. In a region, the host waited
+    // for it before the region op.
+    if (gpuToken && (!isa<gpu::AsyncTokenType>(gpuToken.getType()) ||
+                     streams.isReleased(gpuToken))) {
       *afterEvent |= static_cast<bool>(awaitedEvent);
       continue;
     }

@@ -57,6 +57,11 @@ public:
 
   /// Whether the host knows that the work up to `token` is done.
   bool isComplete(Value token) const;
+  /// Whether the stream of `token` was destroyed without the host waiting
+  /// (`releaseStreams`): what is on it is ordered by an event instead.
+  bool isReleased(Value token) const {
+    return streams[streamOf(token)].released;
+  }
 
   /// The single dependency of the next op on the stream whose tail is
   /// `current`, after `waits`: the same stream where nothing else is needed,

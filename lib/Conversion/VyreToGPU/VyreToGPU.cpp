@@ -134,8 +134,11 @@ LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
   SmallVector<Value> enclosingCovers = std::move(awaitedEventCovers);
   awaitedEventCovers.clear();
   awaitedEvent = Value();
+  bool enclosingRetains = retainsStreams;
+  retainsStreams = isa<FunctionOpInterface>(block.getParentOp());
   if (failed(lowerOps(block.begin(), block, state)))
     return failure();
+  retainsStreams = enclosingRetains;
   // Every stream the block created is waited for, and destroyed, once.
   if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
     builder.setInsertionPointToEnd(&block);
@@ -164,9 +167,11 @@ LogicalResult VyreToGPULowering::lowerHostOp(Operation *op,
                                              StreamState &state) {
   bool hasDeviceWork = llvm::any_of(
       op->getRegions(), [](Region &region) { return containsVyreOps(region); });
-  if (auto loop = dyn_cast<scf::ForOp>(op);
-      loop && hasDeviceWork && carriesAcrossIterations(loop))
-    return lowerCarriedLoop(loop, state);
+  if (hasDeviceWork && chainsOnDevice(op)) {
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return lowerChainedLoop(loop, state);
+    return lowerChainedBranch(cast<scf::IfOp>(op), state);
+  }
   if (hasDeviceWork) {
     // A chained loop's work is the main stream's too: the host waits for it
     // (inside, the region's streams do not).
@@ -179,7 +184,7 @@ LogicalResult VyreToGPULowering::lowerHostOp(Operation *op,
         quiesce.push_back(stream);
     addStreamsToQuiesce(op, state, quiesce);
     streams.destroyStreams(quiesce, op->getLoc(), state);
-  } else if (sequential && mayTouchMemory(op)) {
+  } else if (waitsForDevice(op)) {
     synchronizeAwaitedEvent(op->getLoc());
     if (state.main)
       streams.destroyStreams({streams.streamOf(state.main)}, op->getLoc(),
@@ -189,6 +194,10 @@ LogicalResult VyreToGPULowering::lowerHostOp(Operation *op,
     if (failed(lowerRegion(region)))
       return failure();
   return success();
+}
+
+bool VyreToGPULowering::waitsForDevice(Operation *op) const {
+  return sequential && mayTouchMemory(op);
 }
 
 void VyreToGPULowering::synchronizeAwaitedEvent(Location loc) {
@@ -240,7 +249,7 @@ SmallVector<unsigned> VyreToGPULowering::streamsUsedInside(Operation *op) {
         continue;
       Value gpuToken = tokens.lookup(operand);
       if (!gpuToken || !isa<gpu::AsyncTokenType>(gpuToken.getType()) ||
-          streams.isComplete(gpuToken))
+          streams.isComplete(gpuToken) || streams.isReleased(gpuToken))
         continue;
       unsigned stream = streams.streamOf(gpuToken);
       if (!llvm::is_contained(result, stream))

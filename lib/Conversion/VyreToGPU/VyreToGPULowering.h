@@ -23,7 +23,7 @@ namespace mlir::vyre::vyre_to_gpu {
 class VyreToGPULowering {
 public:
   /// `carryLoopStreams`: loops carry their streams' work into the next
-  /// iteration on the device (CarriedLoops.cpp).
+  /// iteration on the device (ChainedRegions.cpp).
   VyreToGPULowering(MLIRContext *context, bool carryLoopStreams)
       : builder(context), tokenType(gpu::AsyncTokenType::get(context)),
         streams(builder), runtime(builder),
@@ -57,17 +57,36 @@ private:
   LogicalResult lowerOps(Block::iterator from, Block &block,
                          StreamState &state);
   LogicalResult lowerHostOp(Operation *op, StreamState &state);
+  /// Whether the host op `op` waits for the device first: in a function
+  /// with sequential meaning, an op that may touch memory.
+  bool waitsForDevice(Operation *op) const;
   SmallVector<unsigned> streamsUsedInside(Operation *op);
   void addStreamsToQuiesce(Operation *op, StreamState &state,
                            SmallVectorImpl<unsigned> &quiesce);
 
   //===--------------------------------------------------------------------===//
-  // Loops that carry their streams' work across iterations (CarriedLoops.cpp)
+  // Region ops chained on the device with events (ChainedRegions.cpp)
   //===--------------------------------------------------------------------===//
 
-  bool carriesAcrossIterations(scf::ForOp loop);
-  LogicalResult lowerCarriedLoop(scf::ForOp loop, StreamState &state);
-  LogicalResult lowerCarriedBody(scf::ForOp loop, ArrayRef<Value> orderedAfter);
+  /// Where a chained region op starts: the event recorded before it, the
+  /// stream tails it was recorded after, and the side streams retired.
+  struct ChainStart {
+    Value event;
+    SmallVector<Value> before;
+    SmallVector<int64_t> retiredSides;
+  };
+  /// Whether the device region `op` is chained on the device.
+  bool chainsOnDevice(Operation *op);
+  ChainStart startChain(Operation *op, StreamState &state);
+  /// After the chained `op`, whose work ends with the event `last`.
+  void finishChain(Operation *op, Value last, const ChainStart &start,
+                   StreamState &state);
+  LogicalResult lowerChainedLoop(scf::ForOp loop, StreamState &state);
+  LogicalResult lowerChainedBranch(scf::IfOp branch, StreamState &state);
+  /// Lowers a run of `block` that waits for `previous`, and appends the
+  /// event after its work to its terminator's operands.
+  LogicalResult lowerChainedBlock(Block &block, Value previous,
+                                  ArrayRef<Value> orderedAfter, Location loc);
 
   //===--------------------------------------------------------------------===//
   // vyre ops (LowerVyreOps.cpp)
@@ -105,13 +124,17 @@ private:
   RuntimeCalls runtime;
   bool carryLoopStreams;
   /// The event every stream the block being lowered creates waits for: in
-  /// a carried loop's body, the previous iteration's; after a carried loop,
+  /// a chained block, the event before it; after a chained region op,
   /// its last. Null: none.
   Value awaitedEvent;
   /// Whether the host has waited for `awaitedEvent` already.
   bool awaitedEventDone = false;
+  /// Whether the block being lowered keeps streams alive across a chained
+  /// region op in it (a function's block, a chained loop's body), or
+  /// releases them all before it (ChainedRegions.cpp).
+  bool retainsStreams = false;
   /// The tokens `awaitedEvent` was recorded after, transitively: the main
-  /// stream's tail before each chained loop of the block.
+  /// stream tails before each chained region op of the block.
   SmallVector<Value> awaitedEventCovers;
 
   /// The host waits for `awaitedEvent`, unless it has.

@@ -325,31 +325,37 @@ void OrderingPlanner::synchronize(Block &block, Operation *op,
 }
 
 /// Whether the ops of `block`, besides vyre ops, neither touch memory nor
-/// hold regions, except device-only loops: nothing in it runs on the host
-/// that a copy could race with.
+/// hold regions, except loops and branches whose blocks are the same:
+/// nothing in it runs on the host that a copy could race with.
 static bool isDeviceOnlyBlock(Block &block) {
   return llvm::all_of(block, [](Operation &op) {
     if (op.hasTrait<OpTrait::IsTerminator>() || isa<VyreDialect>(op.getDialect()))
       return true;
-    if (isa<scf::ForOp>(op))
-      return llvm::all_of(op.getRegion(0), isDeviceOnlyBlock);
+    if (isa<scf::ForOp, scf::IfOp>(op))
+      return llvm::all_of(op.getRegions(), [](Region &region) {
+        return llvm::all_of(region, isDeviceOnlyBlock);
+      });
     return op.getNumRegions() == 0 && isMemoryEffectFree(&op);
   });
 }
 
-/// Whether `block` is the body of a device-only loop: an `scf.for` whose
-/// body, and the bodies of the loops nested in it, hold nothing but vyre
-/// ops and ops without memory effects.
-static bool isDeviceOnlyLoopBody(Block &block) {
-  return isa_and_nonnull<scf::ForOp>(block.getParentOp()) &&
-         isDeviceOnlyBlock(block);
+/// Whether `block` is in a device-only loop: the body of an `scf.for`, or a
+/// block of an `scf.if` in such a body, that holds nothing but vyre ops, ops
+/// without memory effects, and loops and branches of the same kind.
+static bool isInDeviceOnlyLoop(Block &block) {
+  Operation *parent = block.getParentOp();
+  if (!isa_and_nonnull<scf::ForOp, scf::IfOp>(parent) ||
+      !isDeviceOnlyBlock(block))
+    return false;
+  return isa<scf::ForOp>(parent) ||
+         (parent->getBlock() && isInDeviceOnlyLoop(*parent->getBlock()));
 }
 
-/// The end of a device-only loop body: the main stream, not the host, waits
-/// for the copies still open, so that the next iteration starts without the
-/// host waiting; once, after the outermost device-only loop around it, the
-/// host waits for the main stream, which then has waited for every
-/// iteration's copies.
+/// The end of a block in a device-only loop: the main stream, not the host,
+/// waits for the copies still open, so that the next iteration starts
+/// without the host waiting; once, after the outermost device-only loop
+/// around it, the host waits for the main stream, which then has waited for
+/// every iteration's copies.
 void OrderingPlanner::joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
                                             ArrayRef<PlannedCopy *> pending,
                                             OpenCopies &open) {
@@ -370,7 +376,7 @@ void OrderingPlanner::joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
       markDeviceCovered(copy, wait);
   }
   Operation *loop = block.getParentOp();
-  while (loop->getBlock() && isDeviceOnlyLoopBody(*loop->getBlock()))
+  while (loop->getBlock() && isInDeviceOnlyLoop(*loop->getBlock()))
     loop = loop->getBlock()->getParentOp();
   planMainStreamSync(loop->getBlock(), loop->getNextNode(), loop->getLoc());
   for (PlannedCopy *copy : pending)
@@ -402,7 +408,7 @@ void OrderingPlanner::joinAtEnd(Block &block, Operation *terminator,
       needsHostOrder = true;
     }
   }
-  if (!pending.empty() && terminator && isDeviceOnlyLoopBody(block))
+  if (!pending.empty() && terminator && isInDeviceOnlyLoop(block))
     return joinAtEndOfDeviceLoop(block, terminator, pending, open);
   for (PlannedCopy *copy : pending)
     if (!copy->deviceCovered)

@@ -91,26 +91,76 @@ func.func @after_the_loop(%h: memref<16xf32>, %n: index) -> f32 {
 
 // -----
 
-// Tests that a loop with a region holding vyre ops in its body, other than a
-// loop that is chained itself, is not chained: the host waits in every
-// iteration, as for any region.
+// Tests a branch in a loop: both are chained. The event before the branch
+// is the iteration's own (nothing is in flight yet); the branch yields the
+// event after its work, or, without device work in a block, the event
+// before it; no block makes the host wait.
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     gpu.return
   }
 }
-// CHECK-LABEL: func.func @not_flat
-// CHECK:         scf.for
-// CHECK-NOT:       iter_args
-// CHECK:           scf.if
-// CHECK:           gpu.wait [
-func.func @not_flat(%n: index, %c: i1) {
+// CHECK-LABEL: func.func @branch_in_loop
+// CHECK:         scf.for {{.*}} iter_args(%[[EVENT:.+]] = %{{.+}}) -> (!llvm.ptr) {
+// CHECK-NEXT:      %[[AFTER:.+]] = scf.if %{{.+}} -> (!llvm.ptr) {
+// CHECK-NEXT:        %[[S:.+]] = gpu.wait async{{$}}
+// CHECK-NEXT:        %[[SP:.+]] = builtin.unrealized_conversion_cast %[[S]]
+// CHECK-NEXT:        llvm.call @mgpuStreamWaitEvent(%[[SP]], %[[EVENT]])
+// CHECK-NEXT:        gpu.launch_func async [%[[S]]]
+// CHECK-NEXT:        %[[NEXT:.+]] = llvm.call @mgpuEventCreate()
+// CHECK:             llvm.call @mgpuEventRecord(%[[NEXT]],
+// CHECK-NEXT:        llvm.call @mgpuEventDestroy(%[[EVENT]])
+// CHECK-NOT:         gpu.wait [
+// CHECK:             scf.yield %[[NEXT]] : !llvm.ptr
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.yield %[[EVENT]] : !llvm.ptr
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[T:.+]] = gpu.wait async{{$}}
+// CHECK-NEXT:      %[[TP:.+]] = builtin.unrealized_conversion_cast %[[T]]
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[TP]], %[[AFTER]])
+// CHECK-NEXT:      gpu.launch_func async [%[[T]]]
+// CHECK-NOT:       gpu.wait [
+// CHECK:           llvm.call @mgpuEventDestroy(%[[AFTER]])
+// CHECK-NOT:       gpu.wait [
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+func.func @branch_in_loop(%n: index, %c: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<16xf32>
   scf.for %i = %c0 to %n step %c1 {
     scf.if %c {
       vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    }
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that a loop with a region op other than a loop or a branch holding
+// vyre ops in its body is not chained: the host waits in every iteration,
+// as for any region.
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @not_chained
+// CHECK:         scf.for
+// CHECK-NOT:       iter_args
+// CHECK:           scf.execute_region
+// CHECK:           gpu.wait [
+func.func @not_chained(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.execute_region {
+      vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+      scf.yield
     }
     vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
   }
@@ -181,19 +231,23 @@ func.func @nested(%h: memref<16xf32>, %n: index, %m: index) {
 // -----
 
 // Tests that a copy in flight before a nested chained loop, on a side
-// stream the loop does not enqueue on, keeps running beside the loop: the
-// loop's first event is recorded on a stream of its own, not after the copy.
-// The op that waits for the copy after the loop waits for the loop too.
+// stream the loop does not enqueue on, keeps running beside the loop: with
+// nothing else in flight, the loop starts after the outer iteration's event
+// itself, and takes it over. The op that waits for the copy after the loop
+// waits for the loop too.
 // CHECK-LABEL: func.func @unrelated_copy
+// CHECK:         scf.for {{.*}} iter_args(%[[OUTER:.+]] = %{{.+}}) -> (!llvm.ptr) {
 // CHECK:           %[[COPY:.+]] = gpu.memcpy async
-// CHECK-NEXT:      %[[FIRST:.+]] = llvm.call @mgpuEventCreate()
-// CHECK-NEXT:      %[[R:.+]] = gpu.wait async{{$}}
-// CHECK:           llvm.call @mgpuEventRecord(%[[FIRST]],
-// CHECK:           %[[LAST:.+]] = scf.for
-// CHECK:           %[[J:.+]] = gpu.wait async [%[[COPY]], %[[COPY]]]
+// CHECK-NEXT:      %[[LAST:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[OUTER]]) -> (!llvm.ptr) {
+// CHECK:           }
+// CHECK-NEXT:      %[[J:.+]] = gpu.wait async [%[[COPY]], %[[COPY]]]
 // CHECK-NEXT:      %[[JP:.+]] = builtin.unrealized_conversion_cast %[[J]]
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[JP]], %[[LAST]])
 // CHECK-NEXT:      gpu.launch_func async [%[[J]]]
+// CHECK-NOT:       llvm.call @mgpuEventDestroy(%[[OUTER]])
+// CHECK:           llvm.call @mgpuEventDestroy(%[[LAST]])
+// CHECK-NOT:       llvm.call @mgpuEventDestroy(%[[OUTER]])
+// CHECK:           scf.yield
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     gpu.return

@@ -114,15 +114,21 @@ bool mlir::vyre::containsVyreOps(Region &region) {
   return false;
 }
 
-bool mlir::vyre::isDeviceLoop(Operation *loop) {
-  auto forOp = dyn_cast<scf::ForOp>(loop);
-  if (!forOp || !forOp.getRegion().hasOneBlock() ||
-      !containsVyreOps(forOp.getRegion()))
+bool mlir::vyre::isDeviceRegion(Operation *op) {
+  if (!isa<scf::ForOp, scf::IfOp>(op) || !containsVyreOps(op))
     return false;
-  return llvm::all_of(*forOp.getBody(), [](Operation &op) {
-    return op.getNumRegions() == 0 || !containsVyreOps(&op) ||
-           isDeviceLoop(&op);
+  return llvm::all_of(op->getRegions(), [](Region &region) {
+    return region.empty() ||
+           (region.hasOneBlock() &&
+            llvm::all_of(region.front(), [](Operation &nested) {
+              return nested.getNumRegions() == 0 ||
+                     !containsVyreOps(&nested) || isDeviceRegion(&nested);
+            }));
   });
+}
+
+bool mlir::vyre::isDeviceLoop(Operation *loop) {
+  return isa<scf::ForOp>(loop) && isDeviceRegion(loop);
 }
 
 bool mlir::vyre::warnIfNotImported(Operation *function,

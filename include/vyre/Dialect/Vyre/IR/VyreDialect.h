@@ -26,11 +26,15 @@ bool containsVyreOps(Operation *op);
 /// Whether any op in `region` is, or holds, a vyre op.
 bool containsVyreOps(Region &region);
 
-/// Whether `loop` is a device loop: an `scf.for` with one block that holds
-/// vyre ops, each directly in its body or in a device loop nested in it (no
-/// other op in its body holds vyre ops in a region of its own). The loops
-/// whose iterations --convert-vyre-to-gpu chains on the device, without the
-/// host waiting between them (docs/Lowering.md).
+/// Whether `op` is a device region: an `scf.for` with one block, or an
+/// `scf.if`, that holds vyre ops, each directly in its blocks or in a device
+/// region nested in them (no other op there holds vyre ops in a region of
+/// its own). The region ops --convert-vyre-to-gpu chains on the device with
+/// events, without the host waiting before them or between the iterations
+/// of a loop (docs/Lowering.md).
+bool isDeviceRegion(Operation *op);
+
+/// Whether `loop` is a device region that is an `scf.for`: a device loop.
 bool isDeviceLoop(Operation *loop);
 
 /// Whether `buffer`, or a view or cast of it, is registered with
