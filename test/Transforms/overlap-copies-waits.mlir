@@ -158,6 +158,24 @@ func.func @async_copy_in_input(%h: memref<16xf32> {llvm.noalias}, %g: memref<16x
   return
 }
 
+// Tests the same for an async copy into the host in the input: it reads
+// the slot an open copy writes, so it takes that copy's token too (a wait
+// on the main stream, whose progress it already depends on, would not order
+// it).
+// CHECK-LABEL: func.func @async_copy_back_in_input
+func.func @async_copy_back_in_input(%h: memref<16xf32> {llvm.noalias, vyre.pinned}, %out: memref<16xf32> {llvm.noalias, vyre.pinned}) {
+  %a = vyre.alloc : memref<16xf32>
+  // CHECK: %[[T:.+]] = vyre.copy_h2d_async %{{.+}} to %[[A:[^ ]+]] on stream 1 :
+  // CHECK-NEXT: %[[R:.+]] = vyre.record
+  // CHECK-NEXT: vyre.copy_d2h_async %[[A]] to %{{.+}} on stream 2 after [%[[R]], %[[T]]]
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  %r = vyre.record
+  %u = vyre.copy_d2h_async %a to %out on stream 2 after [%r] : memref<16xf32> to memref<16xf32>
+  vyre.sync %u
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
+
 // Tests a copy whose source is a device buffer (found by vyre-fuzz-mlir): it
 // stays behind the kernel that writes its source and depends on it, and a
 // later kernel writing the source waits for the copy to have read it.

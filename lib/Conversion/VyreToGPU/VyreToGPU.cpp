@@ -219,8 +219,11 @@ void VyreToGPULowering::addStreamsToQuiesce(Operation *op, StreamState &state,
   };
   // Copies on one side stream run in program order: a side stream the
   // region enqueues on is done before the region's copies start.
-  op->walk([&](CopyH2DAsyncOp copy) {
-    if (Value tail = state.side.lookup(copy.getStream()))
+  op->walk([&](Operation *nested) {
+    if (!isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(nested))
+      return;
+    int64_t index = *cast<StreamOpInterface>(nested).getStreamIndex();
+    if (Value tail = state.side.lookup(index))
       add(streams.streamOf(tail));
   });
   // Inside a region, no token lives across a nested region op either.

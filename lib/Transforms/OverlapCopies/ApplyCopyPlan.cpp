@@ -26,15 +26,25 @@ public:
   void run() {
     for (auto [index, insertion] : llvm::enumerate(plan.insertions))
       built[index] = build(insertion);
-    for (auto &[foreign, awaited] : plan.foreignDependencies)
-      for (Value token : tokensOf(awaited))
-        if (!llvm::is_contained(foreign.getDependencies(), token))
-          foreign.getDependenciesMutable().append(token);
+    for (auto &[foreign, awaited] : plan.foreignDependencies) {
+      SmallVector<Value> tokens = tokensOf(awaited);
+      if (auto copy = dyn_cast<CopyH2DAsyncOp>(foreign))
+        appendDependencies(copy, tokens);
+      else
+        appendDependencies(cast<CopyD2HAsyncOp>(foreign), tokens);
+    }
     for (PlannedCopy &copy : plan.copies)
       copy.original->erase();
   }
 
 private:
+  template <typename AsyncCopy>
+  static void appendDependencies(AsyncCopy copy, ArrayRef<Value> tokens) {
+    for (Value token : tokens)
+      if (!llvm::is_contained(copy.getDependencies(), token))
+        copy.getDependenciesMutable().append(token);
+  }
+
   /// Sets the insertion point after `anchor` (null: the block's start), after
   /// the ops built there before.
   void setInsertionPointAfter(Block *block, Operation *anchor) {

@@ -36,7 +36,7 @@ public:
 private:
   void startCopiesAfter(Block &block, Operation *anchor, OpenCopies &open);
   void startTracking(PlannedCopy *copy, OpenCopies &open);
-  void orderForeignCopy(CopyH2DAsyncOp foreign, OpenCopies &open);
+  void orderForeignCopy(Operation *foreign, OpenCopies &open);
   void noteFirstWait(PlannedCopy *copy, PlanOp waiter, OrderReason reason,
                      unsigned kernels);
   void orderBefore(Operation *op, const OpFootprint &footprint,
@@ -82,8 +82,8 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
       joined = true;
       continue;
     }
-    if (auto foreign = dyn_cast<CopyH2DAsyncOp>(op)) {
-      orderForeignCopy(foreign, open);
+    if (isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(op)) {
+      orderForeignCopy(&op, open);
     } else {
       OpFootprint footprint = computeOpFootprint(&op, slots);
       if (!footprint.isEmpty())
@@ -142,14 +142,19 @@ void OrderingPlanner::startTracking(PlannedCopy *copy, OpenCopies &open) {
   open.track(copy);
 }
 
-/// An async copy the input already had runs on a side stream, which a
-/// main-stream wait does not order: it takes the tokens of the open copies
-/// into its slots as dependencies instead.
-void OrderingPlanner::orderForeignCopy(CopyH2DAsyncOp foreign,
-                                       OpenCopies &open) {
+/// An async copy the input already had (either direction) runs on a side
+/// stream, which a main-stream wait does not order: it takes the tokens of
+/// the open copies it conflicts with as dependencies instead (those into
+/// the slots it reads or writes, and those reading or writing the host
+/// buffer it touches).
+void OrderingPlanner::orderForeignCopy(Operation *foreign, OpenCopies &open) {
   OpFootprint footprint = computeOpFootprint(foreign, slots);
   Orders orders;
   open.collectSlotConflicts(footprint.device.slots, /*onHost=*/false, orders);
+  open.collectHostConflicts(footprint.device, /*onHost=*/false,
+                            /*everything=*/false, orders);
+  open.collectHostWriterConflicts(footprint.device, /*onHost=*/false,
+                                  /*everything=*/false, orders);
   SmallVector<unsigned> copies = minimalCopies(orders.wait.getArrayRef());
   if (!copies.empty())
     plan.foreignDependencies.push_back({foreign, std::move(copies)});

@@ -397,6 +397,27 @@ func.func @side_stream_order_across_branch(%h: memref<16xf32> {llvm.noalias},
 
 // -----
 
+// Tests the same for copies into the host: the branch's copy back on stream
+// 1 runs after the one before it, into the same host buffer.
+// CHECK-LABEL: func.func @side_stream_order_across_branch_to_host
+func.func @side_stream_order_across_branch_to_host(%h: memref<16xf32> {llvm.noalias},
+                                                   %a: memref<16xf32> {llvm.noalias},
+                                                   %b: memref<16xf32> {llvm.noalias},
+                                                   %p: i1) {
+  // CHECK: %[[T:.+]] = gpu.memcpy async
+  %t = vyre.copy_d2h_async %a to %h on stream 1 : memref<16xf32> to memref<16xf32>
+  // CHECK-NEXT: gpu.wait [%[[T]]]
+  // CHECK-NEXT: scf.if
+  scf.if %p {
+    %u = vyre.copy_d2h_async %b to %h on stream 1 : memref<16xf32> to memref<16xf32>
+    vyre.sync %u
+  }
+  vyre.sync %t
+  return
+}
+
+// -----
+
 // Tests that a module without vyre ops is left alone.
 // CHECK-LABEL: func.func @no_vyre
 // CHECK-NOT: gpu.

@@ -185,9 +185,9 @@ struct CopyPlan {
   /// Stable addresses: planning refers to copies by pointer.
   std::deque<PlannedCopy> copies;
   std::vector<PlannedInsertion> insertions;
-  /// Async copies the input already had, and the planned copies whose
-  /// tokens each must also wait for.
-  SmallVector<std::pair<CopyH2DAsyncOp, SmallVector<unsigned>>>
+  /// Async copies the input already had (either direction), and the planned
+  /// copies whose tokens each must also wait for.
+  SmallVector<std::pair<Operation *, SmallVector<unsigned>>>
       foreignDependencies;
   /// Copies that stay as they are: their device end is not a known slot.
   SmallVector<Operation *> keptInPlace;
