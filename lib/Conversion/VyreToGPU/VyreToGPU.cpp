@@ -82,10 +82,34 @@ static bool mayTouchMemory(Operation *op) {
   });
 }
 
+/// Refuses a vyre token that an op other than a vyre op takes: yielded out
+/// of a region, carried through a loop, returned or passed to a call. The
+/// lowering maps tokens to streams in program order, and erases the vyre
+/// ops that make them.
+static LogicalResult checkTokensStayInVyre(FunctionOpInterface function) {
+  WalkResult result = function->walk([](Operation *op) {
+    if (isa<VyreDialect>(op->getDialect()))
+      return WalkResult::advance();
+    for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
+      if (!isa<TokenType>(operand.getType()))
+        continue;
+      op->emitOpError("cannot be lowered by --convert-vyre-to-gpu: operand #")
+          << index
+          << " is a !vyre.token; a token can be used by vyre ops only (not "
+             "yielded, carried through a loop, returned or passed to a call)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult VyreToGPULowering::lowerFunction(FunctionOpInterface function) {
   Region &body = function.getFunctionBody();
   if (body.empty())
     return success();
+  if (failed(checkTokensStayInVyre(function)))
+    return failure();
   sequential = !isInStreamForm(function);
   return lowerRegion(body);
 }

@@ -69,3 +69,34 @@ func.func @foreign_token(%t: !vyre.token) {
   vyre.wait %t
   return
 }
+
+// -----
+
+// Tests that a token yielded out of a branch is refused, not lowered: the
+// lowering erases the op that makes it.
+func.func @yielded_token(%p: i1) {
+  %t = scf.if %p -> !vyre.token {
+    %r = vyre.record
+    // expected-error @+1 {{'scf.yield' op cannot be lowered by --convert-vyre-to-gpu: operand #0 is a !vyre.token; a token can be used by vyre ops only (not yielded, carried through a loop, returned or passed to a call)}}
+    scf.yield %r : !vyre.token
+  } else {
+    %r = vyre.record
+    scf.yield %r : !vyre.token
+  }
+  return
+}
+
+// -----
+
+// Tests the same for a token carried through a loop.
+func.func @carried_token(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r0 = vyre.record
+  %t = scf.for %i = %c0 to %n step %c1 iter_args(%x = %r0) -> !vyre.token {
+    %r = vyre.record
+    // expected-error @+1 {{'scf.yield' op cannot be lowered by --convert-vyre-to-gpu: operand #0 is a !vyre.token}}
+    scf.yield %r : !vyre.token
+  }
+  return
+}
