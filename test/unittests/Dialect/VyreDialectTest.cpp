@@ -1,17 +1,20 @@
 //===- VyreDialectTest.cpp - Build vyre IR through the C++ API --*- C++ -*-===//
 
+#include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 #include "vyre/InitVyre.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringMap.h"
 
 #include "gtest/gtest.h"
 
@@ -149,6 +152,57 @@ TEST_F(VyreDialectTest, ParsesAndPrintsTheAccessList) {
   module->print(os);
   EXPECT_NE(printed.find("access [read, readwrite]"), std::string::npos)
       << printed;
+}
+
+TEST_F(VyreDialectTest, TellsDeviceRegions) {
+  // Loops and branches whose vyre ops are in their blocks or in nested
+  // device regions are device regions; one holding vyre ops in any other
+  // region op is not, nor is one without vyre ops.
+  const char *source = R"mlir(
+    gpu.module @kernels {
+      gpu.func @scale(%x: memref<16xf32>) kernel {
+        gpu.return
+      }
+    }
+    func.func @host(%x: memref<16xf32>, %n: index, %p: i1) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      scf.for %i = %c0 to %n step %c1 {
+        scf.if %p {
+          scf.for %j = %c0 to %n step %c1 {
+            vyre.dispatch @kernels::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>)
+          }
+        }
+      } {name = "nest"}
+      scf.for %i = %c0 to %n step %c1 {
+        scf.execute_region {
+          vyre.dispatch @kernels::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>)
+          scf.yield
+        }
+      } {name = "around_region"}
+      scf.for %i = %c0 to %n step %c1 {
+        %v = arith.addi %i, %c1 : index
+      } {name = "host_only"}
+      return
+    }
+  )mlir";
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+  ASSERT_TRUE(module);
+  llvm::StringMap<Operation *> loops;
+  module->walk([&](scf::ForOp loop) {
+    if (auto name = loop->getAttrOfType<StringAttr>("name"))
+      loops[name.getValue()] = loop;
+  });
+  ASSERT_EQ(loops.size(), 3u);
+  EXPECT_TRUE(isDeviceRegion(loops["nest"]));
+  EXPECT_TRUE(isDeviceLoop(loops["nest"]));
+  scf::IfOp branch;
+  loops["nest"]->walk([&](scf::IfOp op) { branch = op; });
+  ASSERT_TRUE(branch);
+  EXPECT_TRUE(isDeviceRegion(branch));
+  EXPECT_FALSE(isDeviceLoop(branch));
+  EXPECT_FALSE(isDeviceRegion(loops["around_region"]));
+  EXPECT_FALSE(isDeviceRegion(loops["host_only"]));
 }
 
 } // namespace
