@@ -58,7 +58,10 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     `d2h-gbps`), and at most the kernel time it can run beside: the kernels
     still in flight where it is issued, and those issued before the first op
     that waits for it (`vyre.cost_us` of each dispatch, or
-    `default-kernel-us`). A copy whose saving is below the overhead stays
+    `default-kernel-us`). It also saves the time of the copies moved after
+    it, which the copy in place would hold back while the host waits out
+    the kernels in flight and the copy (at most that wait). A copy whose
+    saving is below the overhead stays
     where it is, with a `missed` remark `CopyNotWorthMoving` ("copy of 4 KiB:
     saving 2.1 us < overhead 3.4 us"); the later copies in its direction
     stay behind it, and the others are planned again without it.

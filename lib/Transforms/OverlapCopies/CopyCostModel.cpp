@@ -124,23 +124,90 @@ static double joinMicros(const PlannedCopy &copy,
   return micros;
 }
 
+/// The bytes `copy` moves, if static, and the time it takes.
+static std::optional<std::pair<uint64_t, double>>
+copySizeAndMicros(const PlannedCopy &copy, const CopyCostOptions &options) {
+  Operation *original = copy.original;
+  Value deviceEnd = copy.toHost ? cast<CopyD2HOp>(original).getSource()
+                                : cast<CopyH2DOp>(original).getTarget();
+  std::optional<uint64_t> bytes = getCopyBytes(deviceEnd, original);
+  if (!bytes)
+    return std::nullopt;
+  double gbps = copy.toHost ? options.d2hGBps : options.h2dGBps;
+  return std::make_pair(*bytes, options.copyLatencyUs +
+                                    double(*bytes) / (gbps * 1e3));
+}
+
+/// What the copy left in place makes the host wait out: the kernels still in
+/// flight on the main stream where it stands (back to the last op that makes
+/// the host wait, or the block's start), then the copy itself.
+static double hostWaitInPlaceMicros(const CopyPlan &plan,
+                                    const PlannedCopy &copy, double copyUs,
+                                    double defaultKernelUs) {
+  llvm::SmallPtrSet<Operation *, 8> moved;
+  for (const PlannedCopy &planned : plan.copies)
+    moved.insert(planned.original);
+  Block *block = copy.original->getBlock();
+  double sum = copyUs;
+  for (Block::iterator it(copy.original); it != block->begin();) {
+    --it;
+    if (drainsMainStream(&*it, moved))
+      break;
+    sum += kernelMicrosIn(&*it, defaultKernelUs);
+  }
+  return sum;
+}
+
+/// The time of the moved copies that start after the copy's place in its
+/// block, up to the next op that makes the host wait: while the copy in
+/// place holds the host, none of them can start.
+static double laterCopiesMicros(const CopyPlan &plan, const PlannedCopy &copy,
+                                const CopyCostOptions &options) {
+  llvm::SmallPtrSet<Operation *, 8> moved;
+  for (const PlannedCopy &planned : plan.copies)
+    moved.insert(planned.original);
+  Block *block = copy.original->getBlock();
+  Operation *drain = nullptr;
+  for (Operation *op = copy.original->getNextNode(); op;
+       op = op->getNextNode())
+    if (drainsMainStream(op, moved)) {
+      drain = op;
+      break;
+    }
+  double sum = 0;
+  for (const PlannedCopy &later : plan.copies) {
+    if (&later == &copy || later.block != block || !later.at.anchor ||
+        later.at.anchor->isBeforeInBlock(copy.original) ||
+        later.at.anchor == copy.original ||
+        (drain && !later.at.anchor->isBeforeInBlock(drain)))
+      continue;
+    if (auto size = copySizeAndMicros(later, options))
+      sum += size->second;
+  }
+  return sum;
+}
+
 CopyCostVerdict overlap::evaluateCopyCost(const CopyPlan &plan,
                                           const PlannedCopy &copy,
                                           const CopyCostOptions &options) {
   CopyCostVerdict verdict;
-  Operation *original = copy.original;
-  Value deviceEnd = copy.toHost ? cast<CopyD2HOp>(original).getSource()
-                                : cast<CopyH2DOp>(original).getTarget();
-  verdict.bytes = getCopyBytes(deviceEnd, original);
-  if (!verdict.bytes)
+  auto size = copySizeAndMicros(copy, options);
+  if (!size)
     return verdict;
-  double gbps = copy.toHost ? options.d2hGBps : options.h2dGBps;
-  verdict.copyUs = options.copyLatencyUs + double(*verdict.bytes) / (gbps * 1e3);
+  verdict.bytes = size->first;
+  verdict.copyUs = size->second;
   verdict.windowUs = windowMicros(plan, copy, options.defaultKernelUs);
   // The copy in place makes the host wait for it, and the device then waits
   // for the host to issue the next op.
   double inPlaceUs = options.hostSyncUs + options.launchUs;
-  verdict.savingUs = std::min(verdict.copyUs, verdict.windowUs) + inPlaceUs;
+  // Meanwhile the copies moved after it cannot start: moving it lets them
+  // run during what the host would have waited out.
+  verdict.releasedUs =
+      std::min(hostWaitInPlaceMicros(plan, copy, verdict.copyUs,
+                                     options.defaultKernelUs),
+               laterCopiesMicros(plan, copy, options));
+  verdict.savingUs = std::min(verdict.copyUs, verdict.windowUs) + inPlaceUs +
+                     verdict.releasedUs;
   // The host spends the joins while the device runs the kernels beside the
   // copy: only what they do not cover delays the program.
   verdict.overheadUs =

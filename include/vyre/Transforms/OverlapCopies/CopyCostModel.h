@@ -48,8 +48,11 @@ struct CopyCostVerdict {
   /// Kernel time between the copy's new place and the first op that waits
   /// for it; infinite where a loop of unknown trip count runs kernels there.
   double windowUs = 0;
+  /// The time the copies moved after it could not start while the copy in
+  /// place held the host (at most what the host would wait out).
+  double releasedUs = 0;
   /// The overlap (at most the copy's time and the window), plus the round
-  /// trip of the copy in place.
+  /// trip of the copy in place, plus `releasedUs`.
   double savingUs = 0;
   /// The joins moving adds, less the window's kernel time that hides them.
   double overheadUs = 0;
