@@ -232,13 +232,18 @@ void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
 }
 
 /// Plans a wait of the host for the main stream before `before`, unless
-/// one is planned there already.
+/// the last insertion planned there is one already. (Insertions at one
+/// point come in the order planned: a wait of the main stream planned
+/// after a host wait is not covered by it.)
 void OrderingPlanner::planMainStreamSync(Block *block, Operation *before,
                                          Location loc) {
-  bool planned = llvm::any_of(plan.insertions, [&](const PlannedInsertion &i) {
-    return i.kind == PlannedInsertion::Kind::MainStreamSync &&
-           i.block == block && i.before == before;
-  });
+  auto last = llvm::find_if(llvm::reverse(plan.insertions),
+                            [&](const PlannedInsertion &insertion) {
+                              return insertion.block == block &&
+                                     insertion.before == before;
+                            });
+  bool planned = last != plan.insertions.rend() &&
+                 last->kind == PlannedInsertion::Kind::MainStreamSync;
   if (!planned)
     plan.insertions.push_back({PlannedInsertion::Kind::MainStreamSync, block,
                                nullptr, before, 0, {}, std::nullopt, loc});
