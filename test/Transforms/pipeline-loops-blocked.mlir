@@ -290,3 +290,27 @@ func.func @i32_loop(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}, %n: i32) {
   vyre.dealloc %acc : memref<16xf32>
   return
 }
+
+// Tests that a loop whose only rotating buffer is one a launch overwrites,
+// with no copy into it or back from it, is left as written: rotating it
+// overlaps nothing and costs an allocation (the other kernel here reads what
+// a copy before the loop filled).
+// CHECK-LABEL: func.func @overwritten_without_copies
+// CHECK-COUNT-2: vyre.alloc
+// CHECK-NEXT: vyre.copy_h2d
+// CHECK-NEXT: scf.for
+func.func @overwritten_without_copies(%h: memref<16xf32> {vyre.pinned, llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = vyre.alloc : memref<16xf32>
+  %y = vyre.alloc : memref<16xf32>
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  // expected-remark @below {{loop not pipelined: no copy can be issued early or late, so its overwritten buffers would rotate for nothing}}
+  scf.for %i = %c0 to %c4 step %c1 {
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %y : memref<16xf32>, memref<16xf32>) access [read, overwrite]
+  }
+  vyre.dealloc %a : memref<16xf32>
+  vyre.dealloc %y : memref<16xf32>
+  return
+}

@@ -122,6 +122,18 @@ private:
                "buffer is overwritten by a launch";
       return false;
     }
+    // Buffers that rotate without a copy issued early or late gain nothing,
+    // and cost an allocation each.
+    bool movesACopy =
+        !analysis.deferred.empty() ||
+        llvm::any_of(analysis.rotated,
+                     [](const RotatedBuffer &buffer) { return buffer.fill; });
+    if (!movesACopy) {
+      remark::missed(loop.getLoc(), options("LoopNotPipelined"))
+          << "loop not pipelined: no copy can be issued early or late, so "
+             "its overwritten buffers would rotate for nothing";
+      return false;
+    }
     std::optional<unsigned> depth = chooseDepth(loop, analysis);
     if (!depth)
       return false;
