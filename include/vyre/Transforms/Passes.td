@@ -60,8 +60,9 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     that waits for it (`vyre.cost_us` of each dispatch, or
     `default-kernel-us`). It also saves the time of the copies moved after
     it, which the copy in place would hold back while the host waits out
-    the kernels in flight and the copy (at most that wait). A copy whose
-    saving is below the overhead stays
+    the kernels in flight and the copy (at most that wait). The first copy
+    on a side stream also costs the host's wait for that stream at the
+    return. A copy whose saving is below the overhead stays
     where it is, with a `missed` remark `CopyNotWorthMoving` ("copy of 4 KiB:
     saving 2.1 us < overhead 3.4 us"); the later copies in its direction
     stay behind it, and the others are planned again without it.

@@ -158,9 +158,11 @@ static double hostWaitInPlaceMicros(const CopyPlan &plan,
   return sum;
 }
 
-/// The time of the moved copies that start after the copy's place in its
-/// block, up to the next op that makes the host wait: while the copy in
-/// place holds the host, none of them can start.
+/// The time of the moved copies that the copy in place would hold back, up
+/// to the next op that makes the host wait: those that start after its
+/// place in its block (the host, waiting, issues none of them), and those
+/// in its direction after it in program order wherever they start (the
+/// copies in place keep them behind it).
 static double laterCopiesMicros(const CopyPlan &plan, const PlannedCopy &copy,
                                 const CopyCostOptions &options) {
   llvm::SmallPtrSet<Operation *, 8> moved;
@@ -174,17 +176,33 @@ static double laterCopiesMicros(const CopyPlan &plan, const PlannedCopy &copy,
       drain = op;
       break;
     }
+  auto within = [&](Operation *op) {
+    return op && op->getBlock() == block &&
+           copy.original->isBeforeInBlock(op) &&
+           (!drain || op->isBeforeInBlock(drain));
+  };
   double sum = 0;
   for (const PlannedCopy &later : plan.copies) {
-    if (&later == &copy || later.block != block || !later.at.anchor ||
-        later.at.anchor->isBeforeInBlock(copy.original) ||
-        later.at.anchor == copy.original ||
-        (drain && !later.at.anchor->isBeforeInBlock(drain)))
+    if (&later == &copy || later.block != block)
+      continue;
+    bool startsAfter = within(later.at.anchor);
+    bool behindOnEngine =
+        later.toHost == copy.toHost && within(later.original);
+    if (!startsAfter && !behindOnEngine)
       continue;
     if (auto size = copySizeAndMicros(later, options))
       sum += size->second;
   }
   return sum;
+}
+
+/// Whether `copy` is the first planned copy on its side stream: moving it
+/// makes the function use one more stream, which the host waits for at the
+/// return.
+static bool opensItsStream(const CopyPlan &plan, const PlannedCopy &copy) {
+  return llvm::none_of(plan.copies, [&](const PlannedCopy &other) {
+    return other.stream == copy.stream && other.id < copy.id;
+  });
 }
 
 CopyCostVerdict overlap::evaluateCopyCost(const CopyPlan &plan,
@@ -212,6 +230,10 @@ CopyCostVerdict overlap::evaluateCopyCost(const CopyPlan &plan,
   // copy: only what they do not cover delays the program.
   verdict.overheadUs =
       std::max(0.0, joinMicros(copy, options) - verdict.windowUs);
+  // The host waits for a stream the function did not use before at the
+  // return, once the device is done: nothing hides that.
+  if (opensItsStream(plan, copy))
+    verdict.overheadUs += options.hostSyncUs;
   return verdict;
 }
 

@@ -202,8 +202,11 @@ TEST_F(OverlapCopiesTest, TheCostModelWeighsEachPlannedCopy) {
   ASSERT_EQ(plan.copies.size(), 2u);
 
   // Copy #0 (64 bytes) is read by the next kernel: no window. Moving it
-  // saves its round trip in place (1.7 + 0.85 us) and costs the dispatch's
-  // join on its token (two dependencies, 3.4 us).
+  // saves its round trip in place (1.7 + 0.85 us), and lets copy #1 start
+  // while the host would wait for it (copy #1's 2.0 us, at most that wait).
+  // It costs the dispatch's join on its token (two dependencies, 3.4 us),
+  // and the host's wait at the return for side stream 1, which it opens
+  // (1.7 us).
   overlap::CopyCostOptions options;
   overlap::CopyCostVerdict first =
       overlap::evaluateCopyCost(plan, plan.copies[0], options);
@@ -211,15 +214,18 @@ TEST_F(OverlapCopiesTest, TheCostModelWeighsEachPlannedCopy) {
   EXPECT_EQ(*first.bytes, 64u);
   EXPECT_NEAR(first.copyUs, 2.0 + 64 / 55e3, 1e-9);
   EXPECT_EQ(first.windowUs, 0.0);
-  EXPECT_NEAR(first.savingUs, 2.55, 1e-9);
-  EXPECT_NEAR(first.overheadUs, 3.4, 1e-9);
+  EXPECT_NEAR(first.releasedUs, 2.0 + 64 / 55e3, 1e-9);
+  EXPECT_NEAR(first.savingUs, 2.55 + first.releasedUs, 1e-9);
+  EXPECT_NEAR(first.overheadUs, 3.4 + 1.7, 1e-9);
   EXPECT_FALSE(first.worthMoving());
-  EXPECT_EQ(first.describe(), "copy of 64 B: saving 2.5 us < overhead 3.4 us");
+  EXPECT_EQ(first.describe(), "copy of 64 B: saving 4.6 us < overhead 5.1 us");
 
   // Copy #1 runs beside the 10 us kernel (the default kernel time), which
-  // hides the host's synchronization on it at the return.
+  // hides the host's synchronization on it; it shares side stream 1 with
+  // copy #0 (one side stream here), so it opens no stream.
   overlap::CopyCostVerdict second =
       overlap::evaluateCopyCost(plan, plan.copies[1], options);
+  EXPECT_EQ(plan.copies[1].stream, plan.copies[0].stream);
   EXPECT_EQ(second.windowUs, 10.0);
   EXPECT_EQ(second.overheadUs, 0.0);
   EXPECT_TRUE(second.worthMoving());
