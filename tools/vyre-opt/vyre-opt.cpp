@@ -18,7 +18,7 @@
 namespace mlir::vyre::test {
 void registerTestSlotAccessPass();
 void registerTestStreamBalancePass();
-void registerTestSequentialDigestPass();
+void registerTestValueDigestPass();
 } // namespace mlir::vyre::test
 
 /// Test-only passes, from test/lib, that print analyses and check upstream's
@@ -26,7 +26,7 @@ void registerTestSequentialDigestPass();
 static void registerTestPasses() {
   mlir::vyre::test::registerTestSlotAccessPass();
   mlir::vyre::test::registerTestStreamBalancePass();
-  mlir::vyre::test::registerTestSequentialDigestPass();
+  mlir::vyre::test::registerTestValueDigestPass();
 }
 
 /// The stack vyre-opt parses and runs on.

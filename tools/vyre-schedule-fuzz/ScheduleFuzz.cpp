@@ -18,28 +18,34 @@
 //     both referees;
 //  4. the pipelined meaning: the vyre form before and after
 //     --vyre-pipeline-loops, run on symbolic data with several values of its
-//     index and i1 arguments, must leave the same digest (SequentialDigest.h);
-//  5. with --llvm-every N, every Nth program's three builds also go through
+//     index and i1 arguments, must leave the same digest;
+//  5. values: each lowered build runs on symbolic data (ValueInterpreter.h)
+//     with trip counts 0 to 5, both branch conditions, arguments apart and
+//     aliased, under eager, lazy and random interleavings of its streams,
+//     and must compute what its input computes (--referees 0 runs this check
+//     alone);
+//  6. with --llvm-every N, every Nth program's three builds also go through
 //     upstream's --gpu-lower-to-nvvm-pipeline (PTX, no ptxas), and the LLVM
 //     dialect's stream and event creates and destroys must pair on every path.
 //
 // The gpu-level referee checks up to 4096 combinations of branches and loop
 // trip counts per function; a program with more is counted as skipped. The
 // overlapped and imported builds run with one or two side streams, D2H
-// copies on the main stream or their own, and the cost model off or on (it
+// copies on the main stream or their own, pipeline depths 2 to 4 with the
+// default buffer budget or a small one, and the cost model off or on (it
 // moves some of the programs' copies of 64 bytes, those with a kernel beside
-// them and no join to pay for, and leaves the others). A lowering refusal (a kernel without a body) ends a program's
-// checks; any other diagnostic fails the run and prints the seed,
-// a command that reproduces it, and the program.
+// them and no join to pay for, and leaves the others). A lowering refusal (a
+// kernel without a body) ends a program's checks; any other diagnostic fails
+// the run and prints the seed, a command that reproduces it, and the program.
 //
 // Usage: vyre-schedule-fuzz [--count N] [--seed S] [--llvm-every N]
-//                           [--print SEED] [--print-gpu SEED]
+//                           [--referees 0|1] [--print SEED] [--print-gpu SEED]
 //
 //===----------------------------------------------------------------------===//
 
 #include "ProgramGenerator.h"
-#include "SequentialDigest.h"
 #include "TestStreamBalance.h"
+#include "ValueInterpreter.h"
 
 #include "vyre/Analysis/Passes.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
@@ -80,6 +86,14 @@ struct BuildOptions {
   unsigned sideStreams = 1;
   bool asyncD2H = false;
   bool costModel = false;
+  unsigned pipelineDepth = 2;
+  /// Bytes of rotating buffers --vyre-pipeline-loops may add; 0: the pass's
+  /// default.
+  uint64_t bufferBudget = 0;
+  /// Whether the referees and the vyre-level check of the pipelined meaning
+  /// run; without them, only the values of what runs are checked (to show
+  /// what that check catches on its own).
+  bool referees = true;
 };
 
 /// What happened to one program: empty if it passed; `skipped` if it has
@@ -94,6 +108,9 @@ struct Outcome {
   /// Whether --vyre-pipeline-loops rewrote a loop of the program, and the
   /// rewritten function was run on symbolic data against the input.
   bool meaningChecked = false;
+  /// How many lowered builds were run on symbolic data and computed what
+  /// their input computed, under every interleaving.
+  unsigned valuesChecked = 0;
 };
 
 /// The gpu-level referee, checking up to kMaxTraces traces.
@@ -144,9 +161,139 @@ std::string checkUpstreamLowering(MLIRContext &context, ModuleOp module) {
   return "";
 }
 
+//===----------------------------------------------------------------------===//
+// Values: what a build computes against what its input computes
+//===----------------------------------------------------------------------===//
+
+/// One choice of a function's inputs: every index argument (a trip count)
+/// 0 to 5, every i1 argument false and true, memref arguments apart and
+/// aliased where they may alias.
+struct InputChoice {
+  int64_t index;
+  bool condition;
+  bool aliasArguments;
+};
+
+SmallVector<InputChoice> allInputChoices() {
+  SmallVector<InputChoice> choices;
+  for (bool alias : {false, true})
+    for (int64_t index = 0; index <= 5; ++index)
+      for (bool condition : {false, true})
+        choices.push_back({index, condition, alias});
+  return choices;
+}
+
+std::string describe(const InputChoice &choice) {
+  return "index=" + std::to_string(choice.index) +
+         " condition=" + (choice.condition ? "true" : "false") +
+         " alias-arguments=" + (choice.aliasArguments ? "true" : "false");
+}
+
+/// The effects callees declare in `input`, which the lowering drops.
+std::function<std::optional<vyre::FunctionEffects>(StringRef)>
+declaredEffects(ModuleOp input) {
+  llvm::StringMap<vyre::FunctionEffects> effects;
+  for (auto function : input.getOps<func::FuncOp>())
+    if (std::optional<vyre::FunctionEffects> declared =
+            vyre::getDeclaredEffects(function))
+      effects[function.getName()] = *declared;
+  return [effects](StringRef callee) -> std::optional<vyre::FunctionEffects> {
+    auto it = effects.find(callee);
+    if (it == effects.end())
+      return std::nullopt;
+    return it->second;
+  };
+}
+
+/// What each function of the input computes, for each input choice: the
+/// digest, or none where the interpreter does not model the function or
+/// the input itself faults.
+using Meanings = llvm::StringMap<SmallVector<std::optional<uint64_t>>>;
+
+Meanings computeMeanings(ModuleOp input) {
+  Meanings meanings;
+  SmallVector<InputChoice> choices = allInputChoices();
+  for (auto function : input.getOps<func::FuncOp>()) {
+    if (function.isExternal())
+      continue;
+    auto &digests = meanings[function.getName()];
+    for (const InputChoice &choice : choices) {
+      vyre::test::ValueRunOptions options;
+      options.index = choice.index;
+      options.condition = choice.condition;
+      options.aliasArguments = choice.aliasArguments;
+      vyre::test::ValueRun run =
+          vyre::test::runOnSymbolicData(function, options);
+      digests.push_back(run.status == vyre::test::ValueRun::Status::Returned
+                            ? std::optional<uint64_t>(run.digest)
+                            : std::nullopt);
+    }
+  }
+  return meanings;
+}
+
+/// The interleavings every build runs under: eager, lazy, and two random
+/// ones.
+SmallVector<std::pair<vyre::test::Interleaving, uint64_t>> allInterleavings() {
+  return {{vyre::test::Interleaving::Eager, 0},
+          {vyre::test::Interleaving::Lazy, 0},
+          {vyre::test::Interleaving::Random, 1},
+          {vyre::test::Interleaving::Random, 2}};
+}
+
+/// Runs each function of `built` on symbolic data under every input choice
+/// and interleaving; each run must return what the input's function
+/// computes. Empty if so, else what differs.
+std::string checkValues(ModuleOp built, const Meanings &meanings,
+                        ModuleOp input, bool &checked) {
+  SmallVector<InputChoice> choices = allInputChoices();
+  auto effects = declaredEffects(input);
+  for (auto function : built.getOps<func::FuncOp>()) {
+    auto meaning = meanings.find(function.getName());
+    if (function.isExternal() || meaning == meanings.end())
+      continue;
+    for (auto [choice, expected] : llvm::zip(choices, meaning->second)) {
+      if (!expected)
+        continue;
+      for (auto [interleaving, seed] : allInterleavings()) {
+        vyre::test::ValueRunOptions options;
+        options.index = choice.index;
+        options.condition = choice.condition;
+        options.aliasArguments = choice.aliasArguments;
+        options.interleaving = interleaving;
+        options.seed = seed;
+        options.calleeEffects = effects;
+        vyre::test::ValueRun run =
+            vyre::test::runOnSymbolicData(function, options);
+        std::string where =
+            "@" + function.getName().str() + " with " + describe(choice) +
+            " interleaving=" +
+            vyre::test::stringifyInterleaving(interleaving).str() +
+            " seed=" + std::to_string(seed);
+        if (run.status == vyre::test::ValueRun::Status::Unmodelled)
+          return "the value interpreter does not model the lowered " + where +
+                 ": " + run.message;
+        if (run.status == vyre::test::ValueRun::Status::Fault)
+          return "the lowered " + where + " faults: " + run.message;
+        if (run.digest != *expected)
+          return "the lowered " + where +
+                 " computes other values than its input (reproduce: compare "
+                 "the remarks of --test-vyre-value-digest=\"" +
+                 describe(choice) + " interleaving=" +
+                 vyre::test::stringifyInterleaving(interleaving).str() +
+                 " seed=" + std::to_string(seed) +
+                 "\" on the input and on the build)";
+        checked = true;
+      }
+    }
+  }
+  return "";
+}
+
 /// Runs `pm` on a copy of `input`, then, if asked, upstream's lowering.
+/// `reference` is the program whose meaning the build must keep.
 Outcome runBuild(MLIRContext &context, ModuleOp input, PassManager &pm,
-                 StringRef name, bool toLLVM) {
+                 StringRef name, bool toLLVM, ModuleOp reference) {
   OwningOpRef<ModuleOp> module = input.clone();
   ErrorLog log(context);
   if (failed(pm.run(*module))) {
@@ -158,6 +305,12 @@ Outcome runBuild(MLIRContext &context, ModuleOp input, PassManager &pm,
   }
   Outcome outcome;
   outcome.lowered = 1;
+  bool checked = false;
+  std::string values =
+      checkValues(*module, computeMeanings(reference), reference, checked);
+  if (!values.empty())
+    return {("the " + name + ": ").str() + values};
+  outcome.valuesChecked = checked;
   if (toLLVM) {
     outcome.failure = checkUpstreamLowering(context, *module);
     outcome.throughLLVM = 1;
@@ -167,16 +320,18 @@ Outcome runBuild(MLIRContext &context, ModuleOp input, PassManager &pm,
 
 /// The serial build: the lowering alone keeps the input's sequential
 /// meaning.
-Outcome checkSerial(MLIRContext &context, ModuleOp input, bool toLLVM) {
+Outcome checkSerial(MLIRContext &context, ModuleOp input,
+                    const BuildOptions &build, bool toLLVM) {
   PassManager pm(&context);
   pm.addPass(vyre::createConvertVyreToGPUPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createGPUReferee());
+  if (build.referees)
+    pm.addPass(createGPUReferee());
   return runBuild(context, input, pm,
                   "serial build (--convert-vyre-to-gpu --canonicalize --cse "
                   "--vyre-verify-gpu-streams)",
-                  toLLVM);
+                  toLLVM, input);
 }
 
 /// The overlapped build: the passes of --vyre-to-gpu-pipeline, with the
@@ -190,21 +345,27 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
   // As many D2H streams as side streams: one or two of each.
   overlap.d2hStreams = build.sideStreams;
   overlap.costModel = build.costModel;
+  vyre::PipelineLoopsPassOptions pipelining;
+  pipelining.pipelineDepth = build.pipelineDepth;
+  if (build.bufferBudget)
+    pipelining.bufferBudget = build.bufferBudget;
   pm.addPass(vyre::createKernelAccessPass());
   pm.addPass(vyre::createFunctionEffectsPass());
-  pm.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
+  pm.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass(pipelining));
   pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass(overlap));
-  pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedulePass());
+  if (build.referees)
+    pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedulePass());
   vyre::ConvertVyreToGPUPassOptions lowering;
   lowering.keepEffects = true;
   pm.addPass(vyre::createConvertVyreToGPUPass(lowering));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createGPUReferee());
+  if (build.referees)
+    pm.addPass(createGPUReferee());
   pm.addPass(vyre::createConvertVyreToGPUPass());
   return runBuild(context, input, pm,
                   "overlapped build (--vyre-to-gpu-pipeline=verify=true)",
-                  toLLVM);
+                  toLLVM, input);
 }
 
 /// The imported build: the same program written as upstream gpu host code,
@@ -232,17 +393,21 @@ Outcome checkImported(MLIRContext &context, ModuleOp input,
   options.asyncD2H = build.asyncD2H;
   options.d2hStreams = build.sideStreams;
   options.costModel = build.costModel;
-  options.verify = true;
+  options.pipelineDepth = build.pipelineDepth;
+  if (build.bufferBudget)
+    options.bufferBudget = build.bufferBudget;
+  options.verify = build.referees;
   options.maxTraces = kMaxTraces;
   vyre::buildVyreToGPUPipeline(pm, options);
   return runBuild(context, *module, pm,
                   "imported build (--vyre-gpu-async-pipeline=verify=true)",
-                  toLLVM);
+                  toLLVM, input);
 }
 
 /// What the command line asks for.
 struct Options {
   uint64_t count = 200, seed = 1, llvmEvery = 0;
+  bool referees = true;
   std::optional<uint64_t> printSeed, printGPUSeed;
 };
 
@@ -262,6 +427,8 @@ bool parseOptions(int argc, char **argv, Options &options) {
       options.seed = value;
     else if (flag == "--llvm-every")
       options.llvmEvery = value;
+    else if (flag == "--referees")
+      options.referees = value != 0;
     else if (flag == "--print")
       options.printSeed = value;
     else if (flag == "--print-gpu")
@@ -289,11 +456,12 @@ OwningOpRef<ModuleOp> parseProgram(MLIRContext &context,
 
 /// Checks that --vyre-pipeline-loops keeps what the program computes: the
 /// input and its pipelined form, both sequential, are run on symbolic data
-/// (SequentialDigest.h) with every index argument 0 to 4 and every i1
-/// argument true and false, and must leave the same digest. A function the
-/// interpreter does not model (a store through a pointer, say) is not
-/// compared.
-Outcome checkPipelinedMeaning(MLIRContext &context, ModuleOp input) {
+/// (ValueInterpreter.h) under every input choice, and must leave the same
+/// digest. A function the interpreter does not model is not compared. The
+/// lowered builds are compared with the input too; this check says which
+/// pass changed the values.
+Outcome checkPipelinedMeaning(MLIRContext &context, ModuleOp input,
+                              const BuildOptions &build) {
   Outcome outcome;
   OwningOpRef<ModuleOp> original = input.clone();
   ErrorLog log(context);
@@ -304,45 +472,42 @@ Outcome checkPipelinedMeaning(MLIRContext &context, ModuleOp input) {
     return {"the kernel and function summaries failed:\n" + log.text};
   OwningOpRef<ModuleOp> pipelined = original->clone();
   PassManager pipeline(&context);
-  pipeline.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
+  vyre::PipelineLoopsPassOptions pipelining;
+  pipelining.pipelineDepth = build.pipelineDepth;
+  if (build.bufferBudget)
+    pipelining.bufferBudget = build.bufferBudget;
+  pipeline.nest<func::FuncOp>().addPass(
+      vyre::createPipelineLoopsPass(pipelining));
   if (failed(pipeline.run(*pipelined)))
     return {"--vyre-pipeline-loops failed:\n" + log.text};
-  for (auto function : original->getOps<func::FuncOp>()) {
-    auto rewritten = pipelined->lookupSymbol<func::FuncOp>(function.getName());
-    if (function.isExternal() || !rewritten)
-      continue;
-    // Only functions the pass rewrote: what it emits carries tagged
-    // locations.
-    bool changed = rewritten
-                       .walk([](Operation *op) {
-                         return vyre::getPipelinedPosition(op->getLoc())
-                                    ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-                       })
-                       .wasInterrupted();
-    if (!changed)
-      continue;
-    for (int64_t index : {0, 1, 2, 3, 4})
-      for (bool condition : {false, true}) {
-        std::string reason;
-        FailureOr<uint64_t> before = vyre::test::computeSequentialDigest(
-            function, {index, condition}, reason);
-        if (failed(before))
-          break;
-        FailureOr<uint64_t> after = vyre::test::computeSequentialDigest(
-            rewritten, {index, condition}, reason);
-        if (failed(after) || *before != *after)
-          return {"--vyre-pipeline-loops changed what @" +
-                  function.getName().str() +
-                  " computes (reproduce: compare the remarks of vyre-opt "
-                  "--vyre-kernel-access --vyre-function-effects "
-                  "[--vyre-pipeline-loops] --test-vyre-sequential-digest="
-                  "\"index=" + std::to_string(index) + " condition=" +
-                  (condition ? "true" : "false") + "\")" +
-                  (failed(after) ? ": " + reason : "")};
-        outcome.meaningChecked = true;
-      }
-  }
+  // Only functions the pass rewrote: what it emits carries tagged locations.
+  bool changed = pipelined
+                     ->walk([](Operation *op) {
+                       return vyre::getPipelinedPosition(op->getLoc())
+                                  ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+  if (!changed)
+    return outcome;
+  Meanings before = computeMeanings(*original);
+  Meanings after = computeMeanings(*pipelined);
+  SmallVector<InputChoice> choices = allInputChoices();
+  for (auto &entry : before)
+    for (auto [choice, digest, rewritten] :
+         llvm::zip(choices, entry.second, after[entry.first()])) {
+      if (!digest)
+        continue;
+      if (digest != rewritten)
+        return {"--vyre-pipeline-loops=\"pipeline-depth=" +
+                std::to_string(build.pipelineDepth) + "\" changed what @" +
+                entry.first().str() + " computes with " + describe(choice) +
+                " (reproduce: compare the remarks of vyre-opt "
+                "--vyre-kernel-access --vyre-function-effects "
+                "[--vyre-pipeline-loops] --test-vyre-value-digest=\"" +
+                describe(choice) + "\")"};
+      outcome.meaningChecked = true;
+    }
   return outcome;
 }
 
@@ -353,6 +518,7 @@ bool merge(Outcome &outcome, const Outcome &build) {
   outcome.lowered += build.lowered;
   outcome.throughLLVM += build.throughLLVM;
   outcome.meaningChecked |= build.meaningChecked;
+  outcome.valuesChecked += build.valuesChecked;
   return outcome.failure.empty();
 }
 
@@ -363,8 +529,10 @@ Outcome checkProgram(MLIRContext &context, const std::string &program,
                      bool toLLVM) {
   Outcome outcome;
   OwningOpRef<ModuleOp> module = parseProgram(context, program, outcome);
-  if (!module || !merge(outcome, checkPipelinedMeaning(context, *module)) ||
-      !merge(outcome, checkSerial(context, *module, toLLVM)) ||
+  if (!module ||
+      (build.referees &&
+       !merge(outcome, checkPipelinedMeaning(context, *module, build))) ||
+      !merge(outcome, checkSerial(context, *module, build, toLLVM)) ||
       !merge(outcome, checkOverlapped(context, *module, build, toLLVM)))
     return outcome;
   OwningOpRef<ModuleOp> gpuModule = parseProgram(context, gpuProgram, outcome);
@@ -375,13 +543,15 @@ Outcome checkProgram(MLIRContext &context, const std::string &program,
 
 /// What the programs of a run came to.
 struct Totals {
-  uint64_t throughLLVM = 0, skipped = 0, lowered = 0, meaningChecked = 0;
+  uint64_t throughLLVM = 0, skipped = 0, lowered = 0, meaningChecked = 0,
+           valuesChecked = 0;
 
   void add(const Outcome &outcome) {
     skipped += outcome.skipped;
     lowered += outcome.lowered;
     throughLLVM += outcome.throughLLVM;
     meaningChecked += outcome.meaningChecked;
+    valuesChecked += outcome.valuesChecked;
   }
 };
 
@@ -397,11 +567,16 @@ void reportFailure(uint64_t programSeed, const BuildOptions &build,
                << " fails (reproduce: vyre-schedule-fuzz "
                << (imported ? "--print-gpu " : "--print ") << programSeed
                << " | vyre-opt "
-               << (imported ? "--vyre-gpu-async-pipeline" : "--vyre-to-gpu-pipeline")
+               << (imported ? "--vyre-gpu-async-pipeline"
+                            : "--vyre-to-gpu-pipeline")
                << "=\"side-streams=" << build.sideStreams
                << " d2h-streams=" << build.sideStreams
                << " async-d2h=" << (build.asyncD2H ? "true" : "false")
                << " cost-model=" << (build.costModel ? "true" : "false")
+               << " pipeline-depth=" << build.pipelineDepth
+               << (build.bufferBudget
+                       ? " buffer-budget=" + std::to_string(build.bufferBudget)
+                       : std::string())
                << " verify=true\")\n"
                << failure << "\n"
                << (imported ? gpuProgram : program);
@@ -420,7 +595,11 @@ void printSummary(const Options &options, double seconds,
                << " builds also through upstream's LLVM lowering; "
                << totals.meaningChecked
                << " programs whose loops --vyre-pipeline-loops rewrote run "
-                  "on symbolic data before and after\n";
+                  "on symbolic data before and after; "
+               << totals.valuesChecked
+               << " lowered builds run on symbolic data under eager, lazy and "
+                  "random interleavings, computing what their input "
+                  "computes\n";
   llvm::outs() << options.count << " passed, 0 failed\n";
 }
 
@@ -455,8 +634,12 @@ int main(int argc, char **argv) {
     uint64_t programSeed = options.seed + i;
     // Every combination of one or two side streams, D2H copies on the
     // main stream or on their own, and the cost model off or on.
-    BuildOptions build{1 + unsigned(programSeed % 2),
-                       bool(programSeed / 2 % 2), bool(programSeed / 4 % 2)};
+    // Pipeline depths 2 to 4, and a buffer budget that cuts them or the
+    // pass's default.
+    BuildOptions build{
+        1 + unsigned(programSeed % 2),    bool(programSeed / 2 % 2),
+        bool(programSeed / 4 % 2),        2 + unsigned(programSeed / 8 % 3),
+        programSeed / 24 % 2 ? 128u : 0u, options.referees};
     bool toLLVM =
         options.llvmEvery != 0 && programSeed % options.llvmEvery == 0;
     std::string program = ProgramGenerator(programSeed).generate();

@@ -258,12 +258,17 @@ private:
         copy(/*toDevice=*/true, hostBuffer(), "%hi",
              "memref<16xf32, strided<[1], offset: 16>>");
       } else if (kind < 90 && nesting < 2) {
-        streamingLoop();
+        if (nesting == 0 && uniform(0, 2) == 0)
+          nestedStreamingLoop();
+        else
+          streamingLoop();
       } else if (kind < 94 && nesting < 3) {
         line("scf.for %i" + std::to_string(counter++) +
              " = %c0 to %n step %c1 {");
         ++depth;
         statements(uniform(1, 5), nesting + 1);
+        if (uniform(0, 3) == 0)
+          temporaryBuffer();
         --depth;
         line("}");
       } else if (nesting < 3 && numIfs < 6) {
@@ -283,6 +288,89 @@ private:
     }
   }
 
+  /// A copy into `buffer` from a host buffer through a view computed in the
+  /// loop body (named after `id`).
+  void fillThroughView(const std::string &id, const std::string &buffer) {
+    std::string host = hostBuffer();
+    line("%sv" + id + " = memref.subview " + host +
+         "[0] [16] [1] : memref<16xf32> to memref<16xf32, strided<[1]>>");
+    line("%sc" + id + " = memref.cast %sv" + id +
+         " : memref<16xf32, strided<[1]>> to memref<16xf32>");
+    copy(/*toDevice=*/true, "%sc" + id, buffer);
+  }
+
+  /// A buffer allocated and freed in a loop body: filled from the host, read
+  /// by a kernel.
+  void temporaryBuffer() {
+    std::string buffer = "%t" + std::to_string(counter++);
+    alloc(buffer, "memref<16xf32>");
+    copy(/*toDevice=*/true, hostBuffer(), buffer);
+    std::string other = deviceBuffer();
+    dispatch("r_w", buffer, other);
+    dealloc(buffer, "memref<16xf32>");
+  }
+
+  /// A loop whose body uses a buffer before an inner loop that streams into
+  /// it: in the next outer iteration, that use runs after the inner loop.
+  /// The inner loop fills the buffer from a row the body computes or from
+  /// one host buffer every iteration, and a launch reads it into a buffer
+  /// it overwrites or into another.
+  void nestedStreamingLoop() {
+    std::string id = std::to_string(counter++);
+    std::string buffer = "%s" + id, result = "%o" + id;
+    alloc(buffer, "memref<16xf32>");
+    alloc(result, "memref<16xf32>");
+    const char *trips[] = {"%n", "%c3"};
+    line("scf.for %b" + id + " = %c0 to " + trips[uniform(0, 1)] +
+         " step %c1 {");
+    ++depth;
+    // The use before the inner loop, under a branch or not.
+    bool branch = numIfs < 6 && coin();
+    if (branch) {
+      ++numIfs;
+      line("scf.if %c {");
+      ++depth;
+    }
+    switch (uniform(0, 2)) {
+    case 0:
+      copy(/*toDevice=*/false, buffer, hostBuffer());
+      break;
+    case 1:
+      copy(/*toDevice=*/false, result, hostBuffer());
+      break;
+    default:
+      dispatch("r_w", buffer, "%d" + std::to_string(uniform(0, 3)));
+      break;
+    }
+    if (branch) {
+      --depth;
+      line("}");
+    }
+    line("scf.for %j" + id + " = %c0 to " + trips[uniform(0, 1)] +
+         " step %c1 {");
+    ++depth;
+    if (coin()) {
+      fillThroughView(id, buffer);
+    } else {
+      // The same bytes every iteration: a copy the pass may move out.
+      copy(/*toDevice=*/true, hostBuffer(), buffer);
+    }
+    if (coin() && !gpu)
+      line("vyre.dispatch @k::@r_w blocks(%c1, %c1, %c1) threads(%c16, %c1, "
+           "%c1) args(" +
+           buffer + ", " + result +
+           " : memref<16xf32>, memref<16xf32>) access [read, overwrite]");
+    else
+      dispatch(coin() ? "r_w" : "r_r", buffer,
+               coin() ? result : deviceBuffer());
+    --depth;
+    line("}");
+    --depth;
+    line("}");
+    dealloc(buffer, "memref<16xf32>");
+    dealloc(result, "memref<16xf32>");
+  }
+
   /// A loop that streams into a buffer of its own, which each iteration
   /// fills first (what --vyre-pipeline-loops rotates), reads it with a
   /// kernel, and may copy a result back and read it on the host; other
@@ -298,13 +386,7 @@ private:
     ++depth;
     if (uniform(0, 3) == 0)
       statements(1, /*nesting=*/2);
-    // The source through a view computed in the body.
-    std::string host = hostBuffer();
-    line("%sv" + id + " = memref.subview " + host +
-         "[0] [16] [1] : memref<16xf32> to memref<16xf32, strided<[1]>>");
-    line("%sc" + id + " = memref.cast %sv" + id +
-         " : memref<16xf32, strided<[1]>> to memref<16xf32>");
-    copy(/*toDevice=*/true, "%sc" + id, buffer);
+    fillThroughView(id, buffer);
     if (coin()) {
       // A result buffer of its own, which the launch promises to overwrite
       // (upstream gpu code cannot say so), copied back each iteration.
