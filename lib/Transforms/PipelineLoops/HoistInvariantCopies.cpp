@@ -1,4 +1,5 @@
-//===- HoistInvariantCopies.cpp - Copies every iteration repeats -*- C++ -*-===//
+//===- HoistInvariantCopies.cpp - Copies every iteration repeats -*- C++
+//-*-===//
 //
 // A copy in a loop body whose source and destination are defined outside the
 // loop writes the same bytes every iteration, unless the loop writes its
@@ -12,8 +13,10 @@
 // A loop that may run zero times must not run the copy, unless nothing
 // after the loop reads what the copy wrote: the copy moves only when the
 // trip count is a positive constant or the destination is a buffer nothing
-// after the loop uses. (Moved under an scf.if, the copy would be joined at
-// the end of the scf.if's block, on the host.)
+// after the loop uses (a use before the loop in an enclosing loop's body
+// counts as after: it runs again in that loop's next iteration). (Moved under
+// an scf.if, the copy would be joined at the end of the scf.if's block, on the
+// host.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,16 +78,13 @@ bool isDeadAfterLoop(scf::ForOp loop, CopyH2DOp copy) {
   auto alloc = copy.getTarget().getDefiningOp<AllocOp>();
   if (!alloc)
     return false;
-  for (Operation *user : alloc->getUsers()) {
-    if (loop->isAncestor(user) || isa<DeallocOp>(user))
-      continue;
-    Operation *outside = loop->getBlock()->findAncestorOpInBlock(*user);
-    // A view made before the loop could be read after it.
-    if (!outside || !outside->isBeforeInBlock(loop) ||
-        user->getNumResults() != 0)
-      return false;
-  }
-  return true;
+  // A view made before the loop could be read after it.
+  return llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+    if (isa<DeallocOp>(user))
+      return true;
+    UseAroundLoop use = classifyUseAroundLoop(user, loop, alloc);
+    return use == UseAroundLoop::InLoop || use == UseAroundLoop::Before;
+  });
 }
 
 } // namespace

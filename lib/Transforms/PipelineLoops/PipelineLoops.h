@@ -97,6 +97,32 @@ SmallVector<CopyH2DOp> hoistInvariantCopies(scf::ForOp loop,
                                             HostBufferAliasing &hostAliasing);
 
 //===----------------------------------------------------------------------===//
+// Where a buffer's uses outside a loop run (UsesAroundLoop.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Where a use of a buffer, defined outside a loop, runs relative to the loop.
+enum class UseAroundLoop {
+  /// Inside the loop.
+  InLoop,
+  /// Before the first iteration of every run of the loop, and never after
+  /// one within the buffer's life.
+  Before,
+  /// Like Before, but the user derives a value (a view) from the buffer,
+  /// which later ops might use.
+  DerivesBefore,
+  /// After the loop: later in the program.
+  After,
+  /// Before the loop, but in a block that an enclosing op may run again
+  /// while the buffer lives (an outer loop's body): so after the loop too.
+  BeforeAndAfter,
+};
+
+/// Classifies `user`, a user of a value that `definition` defines outside
+/// `loop`.
+UseAroundLoop classifyUseAroundLoop(Operation *user, scf::ForOp loop,
+                                    Operation *definition);
+
+//===----------------------------------------------------------------------===//
 // Index arithmetic shared by the rewrites
 //===----------------------------------------------------------------------===//
 

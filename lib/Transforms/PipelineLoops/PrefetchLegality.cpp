@@ -1,4 +1,5 @@
-//===- PrefetchLegality.cpp - Which copies a loop may issue early -*- C++ -*-===//
+//===- PrefetchLegality.cpp - Which copies a loop may issue early -*- C++
+//-*-===//
 //
 // A copy C from host buffer H into buffer A, in the body of an scf.for, may
 // be issued d iterations early into one of d + 1 rotating copies of A when:
@@ -9,7 +10,9 @@
 //    overwriting it, so no iteration sees what the one before left;
 //  - outside the loop, A is used only before the loop (by ops that make no
 //    views of it) or freed: nothing after the loop asks which copy holds the
-//    last iteration's data;
+//    last iteration's data. A use before the loop in the body of an
+//    enclosing loop is a use after it: it runs again in the enclosing loop's
+//    next iteration (UsesAroundLoop.cpp);
 //  - C's source is computed from the induction variable and values from
 //    outside the loop by ops without effects, so it can be computed early;
 //  - no op of the body writes H, has unknown effects, or may touch any slot
@@ -253,13 +256,22 @@ private:
       }
       if (isa<DeallocOp>(user))
         continue;
-      Operation *outside = loop->getBlock()->findAncestorOpInBlock(*user);
-      if (!outside || !outside->isBeforeInBlock(loop))
+      switch (classifyUseAroundLoop(user, loop, alloc)) {
+      case UseAroundLoop::InLoop:
+      case UseAroundLoop::Before:
+        break;
+      case UseAroundLoop::BeforeAndAfter:
+        return describeOp(user) + " before the loop uses " + slotName +
+               " again after it, in the next run of an enclosing loop, and "
+               "would see whichever rotating buffer the last iteration "
+               "filled";
+      case UseAroundLoop::After:
         return slotName + " is used after the loop, which would have to know "
                           "which rotating buffer the last iteration filled";
-      if (user->getNumResults() != 0)
+      case UseAroundLoop::DerivesBefore:
         return describeOp(user) + " before the loop derives a value from " +
                slotName + ", which the loop might use unrenamed";
+      }
     }
     return "";
   }

@@ -1,0 +1,56 @@
+//===- UsesAroundLoop.cpp - Where a use outside a loop runs -----*- C++ -*-===//
+//
+// A buffer allocated outside a loop may be used outside it too. A use that
+// precedes the loop in the loop's block runs before its first iteration,
+// unless that block sits in an enclosing op that may run it again (an outer
+// loop, or an op vyre cannot tell about) within the life of the buffer: then
+// the use also runs after the loop, in the enclosing op's next run, and sees
+// what the last iteration left.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineLoops.h"
+
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+using namespace mlir::vyre::pipeline;
+
+/// Whether `op` may run one of its regions more than once per run of itself.
+/// Only ops that say how their regions run (RegionBranchOpInterface) and have
+/// no cycle among them run each region at most once.
+static bool mayRepeatRegions(Operation *op) {
+  auto branch = dyn_cast<RegionBranchOpInterface>(op);
+  return !branch || branch.hasLoop();
+}
+
+/// Whether an op strictly between the block of `op` and `definition` may
+/// run that block more than once per run of `definition`.
+static bool isRepeatedWithin(Operation *op, Operation *definition) {
+  for (Operation *enclosing = op->getParentOp();
+       enclosing && !enclosing->isAncestor(definition);
+       enclosing = enclosing->getParentOp())
+    if (mayRepeatRegions(enclosing))
+      return true;
+  return false;
+}
+
+UseAroundLoop pipeline::classifyUseAroundLoop(Operation *user, scf::ForOp loop,
+                                              Operation *definition) {
+  if (loop->isAncestor(user))
+    return UseAroundLoop::InLoop;
+  // The innermost block around the loop that holds the user, and the op of
+  // that block that holds the loop.
+  Operation *holder = loop;
+  Operation *outside = nullptr;
+  while (holder &&
+         !(outside = holder->getBlock()->findAncestorOpInBlock(*user)))
+    holder = holder->getParentOp();
+  if (!holder || !outside->isBeforeInBlock(holder))
+    return UseAroundLoop::After;
+  if (isRepeatedWithin(holder, definition))
+    return UseAroundLoop::BeforeAndAfter;
+  return user->getNumResults() != 0 ? UseAroundLoop::DerivesBefore
+                                    : UseAroundLoop::Before;
+}
