@@ -3,6 +3,7 @@
 #include "vyre/Analysis/OpFootprint.h"
 
 #include "vyre/Analysis/FunctionEffects.h"
+#include "vyre/Analysis/HostEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
@@ -187,9 +188,7 @@ static OpFootprint computeOwnFootprint(Operation *op,
   }
   // Ops with regions are judged by what is inside them, as long as their own
   // effects are those of their bodies.
-  if (op->getNumRegions() != 0 &&
-      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
-      !isa<CallOpInterface>(op))
+  if (hasEffectsOfItsBody(op))
     return OpFootprint();
   return computeHostOpFootprint(op, slots);
 }

@@ -10,7 +10,7 @@
 
 #include "vyre/Verification/Passes.h"
 
-#include "vyre/Analysis/FunctionEffects.h"
+#include "vyre/Analysis/HostEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
@@ -277,25 +277,15 @@ private:
       event.accesses.push_back({bufferLocation(op->getOperand(0)), true});
       return;
     }
-    // A call touches what its callee's `vyre.effects` promises.
-    if (auto call = dyn_cast<CallOpInterface>(op)) {
-      std::optional<FunctionEffects> callee = getCalleeEffects(call);
-      if (!callee)
-        event.accesses.push_back({Location::any(), true});
-      else if (*callee == FunctionEffects::Arguments)
-        for (Value operand : call.getArgOperands())
-          if (isa<BaseMemRefType>(operand.getType()))
-            event.accesses.push_back({bufferLocation(operand), true});
-      return;
-    }
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects) {
+    // A call touches what its callee's `vyre.effects` promises; an op with
+    // regions, what its body touches (the rule --overlap-copies follows).
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> instances =
+        collectHostEffects(op);
+    if (!instances) {
       event.accesses.push_back({Location::any(), true});
       return;
     }
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (const MemoryEffects::EffectInstance &instance : instances) {
+    for (const MemoryEffects::EffectInstance &instance : *instances) {
       if (isa<MemoryEffects::Allocate>(instance.getEffect()))
         continue;
       bool write = !isa<MemoryEffects::Read>(instance.getEffect());

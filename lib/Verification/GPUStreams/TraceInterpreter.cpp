@@ -12,7 +12,7 @@
 #include "ContiguousAlias.h"
 #include "GPUWork.h"
 
-#include "vyre/Analysis/FunctionEffects.h"
+#include "vyre/Analysis/HostEffects.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -323,46 +323,6 @@ LogicalResult TraceInterpreter::runDeviceOp(Operation *op) {
 // Host ops
 //===----------------------------------------------------------------------===//
 
-/// The effects of a call, from its callee's `vyre.effects`: none, a read
-/// and a write of each memref operand, or unknown.
-static std::optional<SmallVector<MemoryEffects::EffectInstance>>
-getCallEffects(CallOpInterface call) {
-  std::optional<vyre::FunctionEffects> callee = vyre::getCalleeEffects(call);
-  if (!callee)
-    return std::nullopt;
-  SmallVector<MemoryEffects::EffectInstance> effects;
-  if (*callee == vyre::FunctionEffects::Arguments)
-    for (OpOperand &operand : call->getOpOperands())
-      if (isa<BaseMemRefType>(operand.get().getType())) {
-        effects.emplace_back(MemoryEffects::Read::get(), &operand);
-        effects.emplace_back(MemoryEffects::Write::get(), &operand);
-      }
-  return effects;
-}
-
-/// The effects of a host op and of the ops nested in it, calls taking their
-/// callee's `vyre.effects`; none if one of them may touch anything.
-static std::optional<SmallVector<MemoryEffects::EffectInstance>>
-getHostEffects(Operation *op) {
-  if (auto call = dyn_cast<CallOpInterface>(op))
-    return getCallEffects(call);
-  if (op->getNumRegions() == 0 ||
-      !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-    return getEffectsRecursively(op);
-  SmallVector<MemoryEffects::EffectInstance> effects;
-  if (auto effectOp = dyn_cast<MemoryEffectOpInterface>(op))
-    effectOp.getEffects(effects);
-  for (Region &region : op->getRegions())
-    for (Operation &nested : region.getOps()) {
-      std::optional<SmallVector<MemoryEffects::EffectInstance>> inner =
-          getHostEffects(&nested);
-      if (!inner)
-        return std::nullopt;
-      llvm::append_range(effects, *inner);
-    }
-  return effects;
-}
-
 /// A host op touches what its memory effects say: an effect on something
 /// other than a memref, an op without declared effects, or a call without
 /// `vyre.effects` on its callee, touch everything.
@@ -370,7 +330,7 @@ void TraceInterpreter::runHostOp(Operation *op) {
   Node node;
   node.op = op;
   std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
-      getHostEffects(op);
+      vyre::collectHostEffects(op);
   if (!effects) {
     node.accesses.push_back({anyBuffer(), true});
   } else {

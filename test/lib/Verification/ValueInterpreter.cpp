@@ -16,11 +16,13 @@
 #include "vyre/Analysis/KernelAccess.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -423,6 +425,61 @@ private:
     }
   }
 
+  /// The results of `map` applied to `operands`.
+  FailureOr<SmallVector<int64_t>> applyMap(Operation *op, AffineMap map,
+                                           ValueRange operands) {
+    SmallVector<Attribute> constants;
+    Builder builder(op->getContext());
+    for (Value operand : operands)
+      constants.push_back(builder.getIndexAttr(integer(operand)));
+    SmallVector<Attribute> folded;
+    if (failed(map.constantFold(constants, folded)))
+      return unmodelled(op, "has an affine map the interpreter cannot fold");
+    SmallVector<int64_t> results;
+    for (Attribute result : folded)
+      results.push_back(cast<IntegerAttr>(result).getInt());
+    return results;
+  }
+
+  LogicalResult runAffineFor(affine::AffineForOp loop) {
+    FailureOr<SmallVector<int64_t>> lower = applyMap(
+        loop, loop.getLowerBoundMap(), loop.getLowerBoundOperands());
+    FailureOr<SmallVector<int64_t>> upper = applyMap(
+        loop, loop.getUpperBoundMap(), loop.getUpperBoundOperands());
+    if (failed(lower) || failed(upper))
+      return failure();
+    SmallVector<RuntimeValue> carried = collect(loop.getInits());
+    int64_t trips = 0;
+    for (int64_t i = *llvm::max_element(*lower),
+                 end = *llvm::min_element(*upper);
+         i < end; i += loop.getStepAsInt()) {
+      if (++trips > kMaxLoopTrips)
+        return unmodelled(loop, "runs too many iterations");
+      SmallVector<RuntimeValue> arguments{RuntimeValue::ofInteger(i)};
+      arguments.append(carried);
+      if (failed(runRegion(loop, loop.getRegion(), arguments, carried)))
+        return failure();
+    }
+    bind(loop.getResults(), carried);
+    return success();
+  }
+
+  LogicalResult runAffineIf(affine::AffineIfOp branch) {
+    IntegerSet set = branch.getIntegerSet();
+    AffineMap constraints =
+        AffineMap::get(set.getNumDims(), set.getNumSymbols(),
+                       set.getConstraints(), branch.getContext());
+    FailureOr<SmallVector<int64_t>> values =
+        applyMap(branch, constraints, branch.getOperands());
+    if (failed(values))
+      return failure();
+    bool holds = true;
+    for (auto [value, isEquality] : llvm::zip(*values, set.getEqFlags()))
+      holds &= isEquality ? value == 0 : value >= 0;
+    return runChosen(branch, holds ? branch.getThenRegion()
+                                   : branch.getElseRegion());
+  }
+
   LogicalResult runChosen(Operation *op, Region &region) {
     SmallVector<RuntimeValue> yielded;
     if (region.empty())
@@ -459,6 +516,10 @@ private:
       return runSwitch(cases);
     if (auto region = dyn_cast<scf::ExecuteRegionOp>(op))
       return runChosen(op, region.getRegion());
+    if (auto loop = dyn_cast<affine::AffineForOp>(op))
+      return runAffineFor(loop);
+    if (auto branch = dyn_cast<affine::AffineIfOp>(op))
+      return runAffineIf(branch);
     if (isa<arith::ArithDialect>(op->getDialect()))
       return runArith(op);
     if (isa<memref::MemRefDialect>(op->getDialect()))
