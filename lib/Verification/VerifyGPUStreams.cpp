@@ -30,6 +30,8 @@
 #include "GPUStreams/GPUWork.h"
 #include "GPUStreams/TraceInterpreter.h"
 
+#include "vyre/Analysis/DeviceCode.h"
+
 namespace mlir::vyre {
 #define GEN_PASS_DEF_VERIFYGPUSTREAMSPASS
 #include "vyre/Verification/Passes.h.inc"
@@ -121,7 +123,8 @@ struct VerifyGPUStreamsPass
         clean = false;
         continue;
       }
-      if (failed(checkFunction(function, kernels, maxTraces)))
+      if (failed(vyre::diagnoseHostAccessToDeviceMemory(function)) ||
+          failed(checkFunction(function, kernels, maxTraces)))
         clean = false;
     }
     if (!clean)

@@ -10,6 +10,7 @@
 
 #include "vyre/Verification/Passes.h"
 
+#include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/HostEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
@@ -478,6 +479,8 @@ struct VerifySchedulePass
     func::FuncOp function = getOperation();
     if (function.isExternal() || warnIfNotImported(function, getArgument()))
       return markAllAnalysesPreserved();
+    if (failed(diagnoseHostAccessToDeviceMemory(function)))
+      return signalPassFailure();
     ScheduleChecker checker(function, getAnalysis<SlotAccessAnalysis>());
     if (failed(checker.run()))
       signalPassFailure();

@@ -231,3 +231,23 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that a host op reading a gpu.alloc buffer that is not host_shared is
+// refused: on a GPU, the host would dereference a device pointer.
+module attributes {gpu.container_module} {
+  func.func @host_reads_device_memory(%out: memref<16xf32>) {
+    %c0 = arith.constant 0 : index
+    %t0 = gpu.wait async
+    %a, %t1 = gpu.alloc async [%t0] () : memref<16xf32>
+    gpu.wait [%t1]
+    // expected-error @below {{'memref.load' op reads device memory on the host: the buffer is a gpu.alloc buffer, not host_shared, which only kernels and copies may touch}}
+    %v = memref.load %a[%c0] : memref<16xf32>
+    memref.store %v, %out[%c0] : memref<16xf32>
+    %t2 = gpu.wait async
+    %t3 = gpu.dealloc async [%t2] %a : memref<16xf32>
+    gpu.wait [%t3]
+    return
+  }
+}

@@ -887,3 +887,24 @@ func.func @alias_of_row(%h: memref<4x16xf32> {llvm.noalias},
   gpu.wait [%f]
   return
 }
+
+// -----
+
+// Tests that the host may read a gpu.alloc buffer that is host_shared once
+// the work writing it is done (next to the refusal of one that is not, in
+// vyre-verify-gpu-streams-invalid.mlir).
+module attributes {gpu.container_module} {
+  func.func @host_reads_shared_memory(%in: memref<16xf32>, %out: memref<16xf32>) {
+    %c0 = arith.constant 0 : index
+    %t0 = gpu.wait async
+    %a, %t1 = gpu.alloc async [%t0] host_shared () : memref<16xf32>
+    %t2 = gpu.memcpy async [%t1] %a, %in : memref<16xf32>, memref<16xf32>
+    gpu.wait [%t2]
+    %v = memref.load %a[%c0] : memref<16xf32>
+    memref.store %v, %out[%c0] : memref<16xf32>
+    %t3 = gpu.wait async
+    %t4 = gpu.dealloc async [%t3] %a : memref<16xf32>
+    gpu.wait [%t4]
+    return
+  }
+}

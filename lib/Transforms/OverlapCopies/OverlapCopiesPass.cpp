@@ -9,6 +9,7 @@
 
 #include "vyre/Transforms/Passes.h"
 
+#include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
@@ -88,6 +89,8 @@ struct OverlapCopiesPass
       markAllAnalysesPreserved();
       return;
     }
+    if (failed(diagnoseHostAccessToDeviceMemory(function)))
+      return signalPassFailure();
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
     overlap::emitKernelSummaryRemarks(function, slots);
     overlap::emitUnknownCallRemarks(function);

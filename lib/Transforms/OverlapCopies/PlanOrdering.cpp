@@ -12,6 +12,7 @@
 #include "OpenCopies.h"
 #include "PlanContext.h"
 
+#include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/OpFootprint.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -70,7 +71,8 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
   for (Operation &op : block) {
     if (context.replaced.contains(&op))
       continue;
-    if (op.getNumRegions() != 0) {
+    // Device code gets no host waits: the op as a whole waits before it.
+    if (op.getNumRegions() != 0 && !hasDeviceCodeRegions(&op)) {
       AccessSummary nestedInFlight = open.mainInFlight;
       nestedInFlight.merge(computeOpFootprint(&op, slots).device.slots);
       for (Region &region : op.getRegions())

@@ -11,6 +11,7 @@
 
 #include "PlacementPlanner.h"
 
+#include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/OpFootprint.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -26,9 +27,11 @@ void PlacementPlanner::planBlock(Block &block) {
   Stamp previous;
   for (Operation &op : block) {
     Stamp stamp{{&op, 0}, &op, std::nullopt};
-    for (Region &region : op.getRegions())
-      for (Block &nested : region)
-        planBlock(nested);
+    // Device code holds no copies to place, and gets no host ops.
+    if (!hasDeviceCodeRegions(&op))
+      for (Region &region : op.getRegions())
+        for (Block &nested : region)
+          planBlock(nested);
     bool declined = options.leaveInPlace.contains(&op);
     if (auto copy = dyn_cast<CopyH2DOp>(op); copy && !declined)
       if (planCopy(copy, previous, state))
