@@ -31,6 +31,7 @@
 #include "GPUStreams/TraceInterpreter.h"
 
 #include "vyre/Analysis/DeviceCode.h"
+#include "vyre/Analysis/TokenContract.h"
 
 namespace mlir::vyre {
 #define GEN_PASS_DEF_VERIFYGPUSTREAMSPASS
@@ -110,6 +111,14 @@ struct VerifyGPUStreamsPass
       return WalkResult::advance();
     });
 
+    // Waits that take a token for its stream: right as gpu-to-llvm runs
+    // them, wrong once canonicalize takes the token for its op.
+    vyre::findWaitsOnOlderTokens(
+        getOperation(), [](Operation *wait, Value, Operation *later) {
+          wait->emitWarning(vyre::describeWaitOnOlderToken(later))
+                  .attachNote(later->getLoc())
+              << "the work enqueued after the token";
+        });
     KernelSummaries kernels;
     bool clean = true;
     for (FunctionOpInterface function : functions) {

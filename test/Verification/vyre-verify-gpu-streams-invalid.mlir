@@ -194,8 +194,10 @@ func.func @many_branches(%a: memref<16xf32>, %b: memref<16xf32>, %c: i1) {
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   }
   scf.if %c {
+    // expected-note @+1 {{the work enqueued after the token}}
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   }
+  // expected-warning @+1 {{relies on the token being its stream}}
   gpu.wait [%s]
   return
 }

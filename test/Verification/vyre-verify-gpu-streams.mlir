@@ -26,6 +26,7 @@ module attributes {gpu.container_module} {
     %s = gpu.wait async
     %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
     scf.for %i = %c0 to %c4 step %c1 {
+      // expected-note @+2 {{the work enqueued after the token}}
       // expected-note @+1 {{the earlier op}}
       %k = gpu.launch_func async [%t] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
     }
@@ -33,6 +34,7 @@ module attributes {gpu.container_module} {
     // expected-error @+1 {{race on argument #1: 'gpu.memcpy' and the earlier 'gpu.launch_func' are not ordered}}
     %c = gpu.memcpy async [%j] %h, %d : memref<16xf32>, memref<16xf32>
     gpu.wait [%c]
+    // expected-warning @+1 {{relies on the token being its stream}}
     gpu.wait [%t]
     return
   }
@@ -43,8 +45,10 @@ module attributes {gpu.container_module} {
     %s = gpu.wait async
     %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
     scf.for %i = %c0 to %c4 step %c1 {
+      // expected-note @+1 {{the work enqueued after the token}}
       %k = gpu.launch_func async [%t] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
     }
+    // expected-warning @+1 {{relies on the token being its stream}}
     gpu.wait [%t]
     %s2 = gpu.wait async
     %c = gpu.memcpy async [%s2] %h, %d : memref<16xf32>, memref<16xf32>
@@ -76,12 +80,14 @@ module attributes {gpu.container_module} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %s = gpu.wait async
+    // expected-note @+1 {{the work enqueued after the token}}
     %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
     %r = scf.for %i = %c0 to %n step %c1 iter_args(%it = %t) -> (!gpu.async.token) {
       %k = gpu.launch_func async [%it] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
       scf.yield %k : !gpu.async.token
     }
     %c = gpu.memcpy async [%r] %h, %d : memref<16xf32>, memref<16xf32>
+    // expected-warning @+1 {{relies on the token being its stream}}
     gpu.wait [%s]
     %v = memref.load %h[%c0] : memref<16xf32>
     return
@@ -562,9 +568,11 @@ module attributes {gpu.container_module} {
       scf.condition(%go) %x, %y : memref<16xf32>, memref<16xf32>
     } do {
     ^bb0(%x: memref<16xf32>, %y: memref<16xf32>):
+      // expected-note @+1 {{the work enqueued after the token}}
       %k = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<16xf32>)
       scf.yield %x, %y : memref<16xf32>, memref<16xf32>
     }
+    // expected-warning @+1 {{relies on the token being its stream}}
     gpu.wait [%s]
     return
   }
@@ -581,10 +589,12 @@ module attributes {gpu.container_module} {
       scf.condition(%go) %x, %y : memref<16xf32>, memref<16xf32>
     } do {
     ^bb0(%x: memref<16xf32>, %y: memref<16xf32>):
+      // expected-note @+2 {{the work enqueued after the token}}
       // expected-note @+1 {{the earlier op}}
       %k = gpu.launch_func async [%s] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<16xf32>)
       scf.yield %y, %x : memref<16xf32>, memref<16xf32>
     }
+    // expected-warning @+1 {{relies on the token being its stream}}
     gpu.wait [%s]
     return
   }
@@ -905,6 +915,39 @@ module attributes {gpu.container_module} {
     %t3 = gpu.wait async
     %t4 = gpu.dealloc async [%t3] %a : memref<16xf32>
     gpu.wait [%t4]
+    return
+  }
+}
+
+// -----
+
+// Tests that a program that takes a token for its stream is warned about:
+// the blocking wait on %t covers the launch only because gpu-to-llvm makes
+// %t its stream; canonicalize would erase it. Waiting on the launch's own
+// token is right under both readings, and is not warned about.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @token_as_stream(%d: memref<16xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %t = gpu.wait async
+    // expected-note @+1 {{the work enqueued after the token}}
+    %k = gpu.launch_func async [%t] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    // expected-warning @+1 {{waits on a token and expects the work enqueued after it on its stream ('gpu.launch_func') to be done: it relies on the token being its stream, which upstream's canonicalize does not keep (a token stands for the op that made it); wait on the token of the last op instead}}
+    gpu.wait [%t]
+    return
+  }
+  func.func @waits_on_the_last_token(%d: memref<16xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %t = gpu.wait async
+    %k = gpu.launch_func async [%t] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    gpu.wait [%k]
     return
   }
 }

@@ -67,7 +67,11 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
 
     An op the lowering cannot handle (a kernel without a body, a copy of a
     strided or offset view, vyre ops in a region of several blocks, a wait on
-    a token no vyre op of the function made) is an error naming it.
+    a token no vyre op of the function made) is an error naming it. So is a
+    blocking `gpu.wait` in hand-written async code that waits on a token
+    whose stream has later work it does not name: it relies on the token
+    being its stream, and the `canonicalize` that follows in the pipeline
+    would erase the wait and let that work run past it.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -29,7 +29,11 @@ def VerifySchedulePass : Pass<"vyre-verify-schedule", "::mlir::func::FuncOp"> {
     `--overlap-copies`: it shares the slot access analysis, not the pass's
     hazard code. IR it does not understand (a region op other than `scf.for`,
     `scf.if` and `scf.execute_region` holding vyre ops, a region of several
-    blocks, a token it cannot resolve) is an error, never a guess.
+    blocks, a token it cannot resolve) is an error, never a guess. A region
+    op it does not unfold touches what its body touches (the rule
+    `--overlap-copies` follows). A host op that reads, writes or frees a
+    `vyre.alloc` buffer is an error at that op: the host cannot dereference
+    device memory.
   }];
 }
 
@@ -63,7 +67,14 @@ def VerifyGPUStreamsPass : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
     at the return. IR that `gpu-to-llvm` does not lower as modelled (an async
     op with several or no dependencies, a join or blocking wait on a token
     that is not traceable to a stream, a region op it cannot unfold holding
-    gpu ops) is an error naming the op.
+    gpu ops) is an error naming the op, and so is a host op that reads,
+    writes or frees a `gpu.alloc` buffer that is not `host_shared`.
+
+    Warned about: a blocking `gpu.wait` on a token whose stream has work
+    enqueued after it, which the wait does not name otherwise. As
+    `gpu-to-llvm` runs it, the wait covers that work (a token is its stream);
+    upstream's `canonicalize` takes a token for the op that made it, and may
+    erase the wait. `--convert-vyre-to-gpu` refuses such a program.
 
     Example: the stream of `%s` is never destroyed, and the kernel may still
     run at the return.

@@ -42,6 +42,8 @@
 
 #include "vyre/Conversion/Passes.h"
 
+#include "vyre/Analysis/TokenContract.h"
+
 #include "VyreToGPULowering.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -314,6 +316,18 @@ struct ConvertVyreToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Hand-written async code that takes a token for its stream would lose
+    // its wait to the canonicalize after this pass: refuse it.
+    bool reliesOnStreams = false;
+    findWaitsOnOlderTokens(module, [&](Operation *wait, Value,
+                                       Operation *later) {
+      reliesOnStreams = true;
+      wait->emitOpError(describeWaitOnOlderToken(later))
+              .attachNote(later->getLoc())
+          << "the work enqueued after the token";
+    });
+    if (reliesOnStreams)
+      return signalPassFailure();
     bool droppedSummaries = dropVyreAttributes(module);
     bool hasVyre = false;
     module.walk([&](Operation *op) {
