@@ -35,35 +35,36 @@ static StringRef describeEffect(MemoryEffects::Effect *effect) {
 
 LogicalResult vyre::diagnoseHostAccessToDeviceMemory(Operation *root) {
   bool found = false;
-  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (hasDeviceCodeRegions(op))
-      return WalkResult::skip();
-    if (isa<VyreDialect, gpu::GPUDialect>(op->getDialect()))
-      return WalkResult::advance();
-    auto effectOp = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effectOp)
-      return WalkResult::advance();
-    SmallVector<MemoryEffects::EffectInstance> effects;
-    effectOp.getEffects(effects);
-    for (const MemoryEffects::EffectInstance &effect : effects) {
-      Value value = effect.getValue();
-      if (!value || !isa<BaseMemRefType>(value.getType()) ||
-          isa<MemoryEffects::Allocate>(effect.getEffect()) ||
-          !isDeviceOnlyMemory(value))
-        continue;
-      bool isVyre =
-          static_cast<bool>(SlotAccessAnalysis::resolveRoot(value)
-                                .getDefiningOp<AllocOp>());
-      op->emitOpError()
-          << describeEffect(effect.getEffect())
-          << " device memory on the host: the buffer is "
-          << (isVyre ? "a vyre.alloc buffer" : "a gpu.alloc buffer, not host_shared,")
-          << " which only kernels and copies may touch (copy it to a host "
-             "buffer first)";
-      found = true;
-      break;
-    }
-    return WalkResult::advance();
-  });
+  root->walk<WalkOrder::PreOrder>(
+      [&](Operation *op) {
+        if (hasDeviceCodeRegions(op))
+          return WalkResult::skip();
+        if (isa<VyreDialect, gpu::GPUDialect>(op->getDialect()))
+          return WalkResult::advance();
+        auto effectOp = dyn_cast<MemoryEffectOpInterface>(op);
+        if (!effectOp)
+          return WalkResult::advance();
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        effectOp.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &effect : effects) {
+          Value value = effect.getValue();
+          if (!value || !isa<BaseMemRefType>(value.getType()) ||
+              isa<MemoryEffects::Allocate>(effect.getEffect()) ||
+              !isDeviceOnlyMemory(value))
+            continue;
+          bool isVyre = static_cast<bool>(
+              SlotAccessAnalysis::resolveRoot(value).getDefiningOp<AllocOp>());
+          op->emitOpError()
+              << describeEffect(effect.getEffect())
+              << " device memory on the host: the buffer is "
+              << (isVyre ? "a vyre.alloc buffer"
+                         : "a gpu.alloc buffer, not host_shared,")
+              << " which only kernels and copies may touch (copy it to a host "
+                 "buffer first)";
+          found = true;
+          break;
+        }
+        return WalkResult::advance();
+      });
   return failure(found);
 }

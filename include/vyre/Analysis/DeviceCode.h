@@ -1,4 +1,5 @@
-//===- DeviceCode.h - Where host code ends and device code starts -*- C++ -*-===//
+//===- DeviceCode.h - Where host code ends and device code starts -*- C++
+//-*-===//
 //
 // Host code may not go into device code, and may not dereference device
 // memory. `--overlap-copies` puts its host waits only in host code, and it
