@@ -1,51 +1,114 @@
 //===- TokenContract.cpp - Waits that take a token for its stream ---------===//
+//
+// Linear in the ops of the function: each token gets its place on its
+// stream (a stream number and a depth) in one walk, and each (token, block)
+// pair the first op of that block that runs after the token on its stream.
+//
+//===----------------------------------------------------------------------===//
 
 #include "vyre/Analysis/TokenContract.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
 using namespace mlir::vyre;
 
-/// The ops that run after `token` on its stream: async ops (joins aside)
-/// that take it as their dependency, and those after them, transitively.
-static void collectStreamSuccessors(Value token,
-                                    SmallVectorImpl<Operation *> &successors,
-                                    llvm::SmallPtrSetImpl<Value> &tokens) {
-  for (Operation *user : token.getUsers()) {
-    auto async = dyn_cast<gpu::AsyncOpInterface>(user);
-    if (!async || isa<gpu::WaitOp>(user) || !async.getAsyncToken() ||
-        !llvm::is_contained(async.getAsyncDependencies(), token))
-      continue;
-    successors.push_back(user);
-    if (tokens.insert(async.getAsyncToken()).second)
-      collectStreamSuccessors(async.getAsyncToken(), successors, tokens);
-  }
+namespace {
+
+/// Where a token stands: its stream, and how many ops came before it there.
+struct StreamPlace {
+  unsigned stream = 0;
+  unsigned depth = 0;
+};
+
+/// Whether `user` is work enqueued after `token` on its stream: an async op
+/// other than a wait that takes it as its dependency.
+bool runsAfterOnStream(Operation *user, Value token) {
+  auto async = dyn_cast<gpu::AsyncOpInterface>(user);
+  return async && !isa<gpu::WaitOp>(user) && async.getAsyncToken() &&
+         llvm::is_contained(async.getAsyncDependencies(), token);
 }
+
+class OlderTokenFinder {
+public:
+  explicit OlderTokenFinder(Operation *root) {
+    root->walk([&](Operation *op) {
+      auto async = dyn_cast<gpu::AsyncOpInterface>(op);
+      if (!async || !async.getAsyncToken())
+        return;
+      ValueRange dependencies = async.getAsyncDependencies();
+      auto place = dependencies.size() == 1 && !isa<gpu::WaitOp>(op)
+                       ? places.find(dependencies.front())
+                       : places.end();
+      StreamPlace next =
+          place == places.end()
+              ? StreamPlace{numStreams++, 0}
+              : StreamPlace{place->second.stream, place->second.depth + 1};
+      places[async.getAsyncToken()] = next;
+    });
+  }
+
+  /// The first op of `block` that holds work enqueued after `token` on its
+  /// stream, or null.
+  Operation *firstLaterWork(Value token, Block *block) {
+    auto known = laterWork.find({token, block});
+    if (known != laterWork.end())
+      return known->second;
+    Operation *first = nullptr;
+    for (Operation *user : token.getUsers()) {
+      if (!runsAfterOnStream(user, token))
+        continue;
+      Operation *holder = block->findAncestorOpInBlock(*user);
+      if (holder && (!first || holder->isBeforeInBlock(first)))
+        first = holder;
+    }
+    laterWork[{token, block}] = first;
+    return first;
+  }
+
+  /// Whether one of `waited` is a later token of `token`'s stream.
+  bool namesLaterToken(Value token, ValueRange waited) {
+    auto place = places.find(token);
+    if (place == places.end())
+      return false;
+    return llvm::any_of(waited, [&](Value other) {
+      auto otherPlace = places.find(other);
+      return otherPlace != places.end() &&
+             otherPlace->second.stream == place->second.stream &&
+             otherPlace->second.depth > place->second.depth;
+    });
+  }
+
+private:
+  DenseMap<Value, StreamPlace> places;
+  unsigned numStreams = 0;
+  DenseMap<std::pair<Value, Block *>, Operation *> laterWork;
+};
+
+} // namespace
 
 void vyre::findWaitsOnOlderTokens(
     Operation *root,
     function_ref<void(Operation *wait, Value token, Operation *later)> report) {
+  OlderTokenFinder finder(root);
   root->walk([&](gpu::WaitOp wait) {
     if (wait.getAsyncToken())
       return;
-    for (Value token : wait.getAsyncDependencies()) {
-      SmallVector<Operation *> successors;
-      llvm::SmallPtrSet<Value, 8> laterTokens;
-      collectStreamSuccessors(token, successors, laterTokens);
-      // The wait names the stream's later work itself: nothing relied on.
-      if (llvm::any_of(wait.getAsyncDependencies(), [&](Value waited) {
-            return laterTokens.contains(waited);
-          }))
+    ValueRange waited = wait.getAsyncDependencies();
+    for (Value token : waited) {
+      Operation *later = finder.firstLaterWork(token, wait->getBlock());
+      if (!later || !later->isBeforeInBlock(wait) ||
+          finder.namesLaterToken(token, waited))
         continue;
-      for (Operation *later : successors) {
-        Operation *enqueued = wait->getBlock()->findAncestorOpInBlock(*later);
-        if (enqueued && enqueued->isBeforeInBlock(wait)) {
-          report(wait, token, later);
+      // Name the work itself, not the region op that holds it.
+      Operation *work = later;
+      for (Operation *user : token.getUsers())
+        if (runsAfterOnStream(user, token) && later->isAncestor(user)) {
+          work = user;
           break;
         }
-      }
+      report(wait, token, work);
     }
   });
 }

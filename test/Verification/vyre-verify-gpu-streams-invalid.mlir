@@ -176,25 +176,25 @@ func.func @inline_launch(%a: memref<16xf32>) {
 func.func @many_branches(%a: memref<16xf32>, %b: memref<16xf32>, %c: i1) {
   %s = gpu.wait async
   scf.if %c {
-    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
-  }
-  scf.if %c {
-    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
-  }
-  scf.if %c {
-    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
-  }
-  scf.if %c {
-    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
-  }
-  scf.if %c {
-    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
-  }
-  scf.if %c {
-    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
-  }
-  scf.if %c {
     // expected-note @+1 {{the work enqueued after the token}}
+    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
+  }
+  scf.if %c {
+    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
+  }
+  scf.if %c {
+    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
+  }
+  scf.if %c {
+    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
+  }
+  scf.if %c {
+    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
+  }
+  scf.if %c {
+    %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
+  }
+  scf.if %c {
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   }
   // expected-warning @+1 {{relies on the token being its stream}}

@@ -23,8 +23,8 @@ namespace mlir::vyre {
 /// Calls `report(wait, token, later)` for each blocking `gpu.wait` in `root`
 /// that waits on `token` while `later`, an async op that runs after it on
 /// its stream (it takes `token` as its dependency), was enqueued before the
-/// wait, and the wait names no token of `later` or of the work after it on
-/// that stream.
+/// wait, and the wait names no later token of that stream. Linear in the
+/// ops of `root`.
 void findWaitsOnOlderTokens(
     Operation *root,
     function_ref<void(Operation *wait, Value token, Operation *later)> report);
