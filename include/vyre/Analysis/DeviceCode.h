@@ -1,5 +1,4 @@
-//===- DeviceCode.h - Where host code ends and device code starts -*- C++
-//-*-===//
+//===- DeviceCode.h - Host code and device code -----------------*- C++ -*-===//
 //
 // Host code may not go into device code, and may not dereference device
 // memory. `--overlap-copies` puts its host waits only in host code, and it

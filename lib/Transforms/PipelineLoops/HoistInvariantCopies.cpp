@@ -1,5 +1,4 @@
-//===- HoistInvariantCopies.cpp - Copies every iteration repeats -*- C++
-//-*-===//
+//===- HoistInvariantCopies.cpp - Copies every iteration repeats -*- C++ -*-===//
 //
 // A copy in a loop body whose source and destination are defined outside the
 // loop writes the same bytes every iteration, unless the loop writes its

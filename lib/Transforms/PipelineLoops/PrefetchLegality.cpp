@@ -1,5 +1,4 @@
-//===- PrefetchLegality.cpp - Which copies a loop may issue early -*- C++
-//-*-===//
+//===- PrefetchLegality.cpp - Which copies a loop may issue early -*- C++ -*-===//
 //
 // A copy C from host buffer H into buffer A, in the body of an scf.for, may
 // be issued d iterations early into one of d + 1 rotating copies of A when:

@@ -1,5 +1,4 @@
-//===- HostSideRulesTest.cpp - Host effects, device code, tokens -*- C++
-//-*-===//
+//===- HostSideRulesTest.cpp - Shared host-side rules ----------*- C++ -*-===//
 //
 // The rules --overlap-copies and both referees share, through the C++ API:
 // what a region op touches (HostEffects.h), what the host may not touch or
