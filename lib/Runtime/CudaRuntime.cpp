@@ -1,22 +1,36 @@
 //===- CudaRuntime.cpp - The mgpu* functions on the CUDA driver -*- C++ -*-===//
 //
-// A small runtime for code lowered by upstream gpu-to-llvm. It uses the
-// device's primary context (device 0), made current on first use in each
-// thread. Streams and events come from pools (MgpuStreamsAndEvents.cpp); this
-// file makes their driver calls, and those of modules, launches and memory.
+// A small runtime for code lowered by upstream gpu-to-llvm. Streams and
+// events come from pools (MgpuStreamsAndEvents.cpp); this file makes their
+// driver calls, and those of modules, launches and memory.
+//
+// The runtime is bound to the primary context of device 0. Every entry point
+// that calls the driver first makes that context current in the calling
+// thread if it is not (it asks the driver on every call, so code that made
+// another context current between two calls gets the primary one back), and
+// leaves it current.
+//
+// A failure prints `vyre runtime: <call> failed: <reason>` and aborts
+// (FaultInjection.h), as in the host runtime; VYRE_RUNTIME_FAIL injects one
+// before the driver is called.
 //
 //===----------------------------------------------------------------------===//
 
+#include "DescribedMemory.h"
 #include "RuntimeInstance.h"
 
 #include "vyre/Runtime/CudaRuntime.h"
+#include "vyre/Runtime/FaultInjection.h"
 
 #include <cuda.h>
 
+#include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
+#include <string>
 #include <vector>
+
+using namespace vyre::runtime;
 
 namespace {
 
@@ -29,10 +43,8 @@ void check(CUresult result, const char *call) {
   const char *message = "unknown error";
   cuGetErrorName(result, &name);
   cuGetErrorString(result, &message);
-  std::fprintf(stderr, "vyre runtime: %s failed: %s (%s, CUresult %d)\n",
-               call, name, message, static_cast<int>(result));
-  std::fflush(stderr);
-  std::abort();
+  reportFailure(call, std::string(name) + " (" + message + ", CUresult " +
+                          std::to_string(static_cast<int>(result)) + ")");
 }
 
 #define VYRE_CHECK(call) check((call), #call)
@@ -44,9 +56,8 @@ void checkUnlessDeinitialized(CUresult result, const char *call) {
     check(result, call);
 }
 
-/// Makes device 0's primary context current in the calling thread; returns
-/// it.
-CUcontext ensureContext() {
+/// Device 0's primary context, retained on first use.
+CUcontext primaryContext() {
   static CUcontext context = [] {
     VYRE_CHECK(cuInit(0));
     CUdevice device;
@@ -55,16 +66,33 @@ CUcontext ensureContext() {
     VYRE_CHECK(cuDevicePrimaryCtxRetain(&primary, device));
     return primary;
   }();
-  thread_local bool current = false;
-  if (!current) {
-    VYRE_CHECK(cuCtxSetCurrent(context));
-    current = true;
-  }
   return context;
 }
 
+/// Makes the primary context current in the calling thread unless it is
+/// already; `call` names the last driver call made. Asked on every call,
+/// not cached per thread: the caller may have made another context current
+/// since the runtime's last call.
+CUresult makePrimaryContextCurrent(const char *&call) {
+  CUcontext context = primaryContext();
+  CUcontext current = nullptr;
+  call = "cuCtxGetCurrent(&current)";
+  CUresult result = cuCtxGetCurrent(&current);
+  if (result != CUDA_SUCCESS || current == context)
+    return result;
+  call = "cuCtxSetCurrent(context)";
+  return cuCtxSetCurrent(context);
+}
+
+/// Makes the primary context current in the calling thread; returns it.
+CUcontext ensureContext() {
+  const char *call = nullptr;
+  check(makePrimaryContextCurrent(call), call);
+  return primaryContext();
+}
+
 /// The driver calls behind the pooled streams and events.
-class CudaDevice final : public vyre::runtime::DeviceApi {
+class CudaDevice final : public DeviceApi {
 public:
   void *enterContext() override { return ensureContext(); }
   void *createStream() override {
@@ -108,17 +136,11 @@ public:
   }
 };
 
-/// Per-op timing for benchmarks.
-struct Profile {
-  bool enabled = false;
-  struct Pending {
-    CUevent start, stop;
-    bool isCopy;
-  };
-  std::vector<Pending> pending;
-  double copyMicros = 0, kernelMicros = 0;
-  int64_t numCopies = 0, numKernels = 0;
-  std::mutex mutex;
+/// Per-op timing for benchmarks. Thread-safe: `enabled` is read once per
+/// op, and the pending events and the totals are guarded by `mutex`.
+class Profile {
+public:
+  std::atomic<bool> enabled{false};
 
   void begin(CUstream stream, CUevent &start) {
     VYRE_CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
@@ -131,8 +153,26 @@ struct Profile {
     std::lock_guard<std::mutex> lock(mutex);
     pending.push_back({start, stop, isCopy});
   }
-  void collect() {
+  /// The totals, with every op ended so far.
+  void totals(double *copies, double *kernels, int64_t *copyCount,
+              int64_t *kernelCount) {
     std::lock_guard<std::mutex> lock(mutex);
+    collect();
+    *copies = copyMicros;
+    *kernels = kernelMicros;
+    *copyCount = numCopies;
+    *kernelCount = numKernels;
+  }
+  void reset() {
+    std::lock_guard<std::mutex> lock(mutex);
+    collect();
+    copyMicros = kernelMicros = 0;
+    numCopies = numKernels = 0;
+  }
+
+private:
+  /// Adds the times of the pending ops to the totals. Needs `mutex`.
+  void collect() {
     for (Pending &op : pending) {
       VYRE_CHECK(cuEventSynchronize(op.stop));
       float millis = 0;
@@ -144,6 +184,15 @@ struct Profile {
     }
     pending.clear();
   }
+
+  struct Pending {
+    CUevent start, stop;
+    bool isCopy;
+  };
+  std::mutex mutex;
+  std::vector<Pending> pending;
+  double copyMicros = 0, kernelMicros = 0;
+  int64_t numCopies = 0, numKernels = 0;
 };
 
 Profile &profile() {
@@ -151,23 +200,9 @@ Profile &profile() {
   return instance;
 }
 
-/// The size in bytes of the memory a ranked memref descriptor spans.
-size_t describedBytes(int64_t rank, void *descriptor, int64_t elementSize,
-                      void **base) {
-  // {allocated, aligned, offset, sizes[rank], strides[rank]}
-  auto *fields = static_cast<int64_t *>(descriptor);
-  auto *aligned = reinterpret_cast<char *>(fields[1]);
-  int64_t offset = fields[2];
-  int64_t extent = 1;
-  for (int64_t dim = 0; dim < rank; ++dim)
-    extent += (fields[3 + dim] - 1) * fields[3 + rank + dim];
-  *base = aligned + offset * elementSize;
-  return static_cast<size_t>(extent * elementSize);
-}
-
 } // namespace
 
-vyre::runtime::DeviceApi &vyre::runtime::device() {
+DeviceApi &vyre::runtime::device() {
   static CudaDevice instance;
   return instance;
 }
@@ -177,7 +212,7 @@ extern "C" {
 void *mgpuModuleLoad(void *data, size_t /*sizeInBytes*/) {
   ensureContext();
   // The pools' exit handler is registered after the driver started.
-  vyre::runtime::streamsAndEvents();
+  streamsAndEvents();
   CUmodule module;
   VYRE_CHECK(cuModuleLoadData(&module, data));
   return module;
@@ -185,7 +220,7 @@ void *mgpuModuleLoad(void *data, size_t /*sizeInBytes*/) {
 
 void *mgpuModuleLoadJIT(void *data, int optLevel) {
   ensureContext();
-  vyre::runtime::streamsAndEvents();
+  streamsAndEvents();
   CUmodule module;
   CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL};
   void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
@@ -196,9 +231,13 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
 void mgpuModuleUnload(void *module) {
   // Lowered code unloads its module from a global destructor, which may run
   // after the CUDA driver has shut down at exit: the module is gone already.
-  CUresult result = cuModuleUnload(static_cast<CUmodule>(module));
-  if (result != CUDA_ERROR_DEINITIALIZED)
-    check(result, "cuModuleUnload(module)");
+  const char *call = nullptr;
+  CUresult result = makePrimaryContextCurrent(call);
+  if (result == CUDA_SUCCESS) {
+    call = "cuModuleUnload(module)";
+    result = cuModuleUnload(static_cast<CUmodule>(module));
+  }
+  checkUnlessDeinitialized(result, call);
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
@@ -213,26 +252,26 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
+  faultInjection().check(FaultKind::Launch, "mgpuLaunchKernel");
   ensureContext();
   auto cuStream = static_cast<CUstream>(stream);
-  vyre::runtime::streamsAndEvents().countKernelLaunch();
+  streamsAndEvents().countKernelLaunch();
+  bool profiled = profile().enabled;
   CUevent start = nullptr;
-  if (profile().enabled)
+  if (profiled)
     profile().begin(cuStream, start);
   VYRE_CHECK(cuLaunchKernel(static_cast<CUfunction>(function), gridX, gridY,
                             gridZ, blockX, blockY, blockZ, sharedMemoryBytes,
                             cuStream, params, extra));
-  if (profile().enabled)
+  if (profiled)
     profile().end(cuStream, start, /*isCopy=*/false);
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
+  faultInjection().check(FaultKind::Alloc, "mgpuMemAlloc");
   ensureContext();
-  if (isHostShared) {
-    std::fprintf(stderr, "vyre runtime: mgpuMemAlloc: host-shared "
-                         "allocations are not supported\n");
-    std::abort();
-  }
+  if (isHostShared)
+    reportFailure("mgpuMemAlloc", "host-shared allocations are not supported");
   if (sizeBytes == 0)
     return nullptr;
   CUdeviceptr pointer;
@@ -243,43 +282,57 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
 void mgpuMemFree(void *pointer, void *stream) {
   ensureContext();
   // Work enqueued on the stream before the free may still use the buffer.
-  vyre::runtime::streamsAndEvents().countHostSynchronization();
+  streamsAndEvents().countHostSynchronization();
   VYRE_CHECK(cuStreamSynchronize(static_cast<CUstream>(stream)));
   if (pointer)
     VYRE_CHECK(cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)));
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+  faultInjection().check(FaultKind::Memcpy, "mgpuMemcpy");
   ensureContext();
   auto cuStream = static_cast<CUstream>(stream);
-  vyre::runtime::streamsAndEvents().countMemcpy();
+  streamsAndEvents().countMemcpy();
+  // A zero-byte copy may name the null buffer of a zero-byte allocation; it
+  // is counted, not made nor profiled.
+  if (sizeBytes == 0)
+    return;
+  bool profiled = profile().enabled;
   CUevent start = nullptr;
-  if (profile().enabled)
+  if (profiled)
     profile().begin(cuStream, start);
   VYRE_CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                            reinterpret_cast<CUdeviceptr>(src), sizeBytes,
                            cuStream));
-  if (profile().enabled)
+  if (profiled)
     profile().end(cuStream, start, /*isCopy=*/true);
 }
 
+/// A memref that spans no bytes is not registered (cuMemHostRegister
+/// refuses zero bytes): both calls do nothing.
 void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                int64_t elementSizeBytes) {
+  DescribedMemory memory =
+      getDescribedMemory(rank, descriptor, elementSizeBytes);
+  if (memory.bytes == 0)
+    return;
   ensureContext();
-  void *base;
-  size_t bytes = describedBytes(rank, descriptor, elementSizeBytes, &base);
-  VYRE_CHECK(cuMemHostRegister(base, bytes, /*Flags=*/0));
+  VYRE_CHECK(cuMemHostRegister(memory.base, memory.bytes, /*Flags=*/0));
 }
 
 void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                  int64_t elementSizeBytes) {
+  DescribedMemory memory =
+      getDescribedMemory(rank, descriptor, elementSizeBytes);
+  if (memory.bytes == 0)
+    return;
   ensureContext();
-  void *base;
-  describedBytes(rank, descriptor, elementSizeBytes, &base);
-  VYRE_CHECK(cuMemHostUnregister(base));
+  VYRE_CHECK(cuMemHostUnregister(memory.base));
 }
 
 void *vyreAllocPinnedHost(size_t sizeBytes) {
+  if (sizeBytes == 0)
+    return nullptr;
   ensureContext();
   void *pointer = nullptr;
   VYRE_CHECK(cuMemAllocHost(&pointer, sizeBytes));
@@ -287,6 +340,8 @@ void *vyreAllocPinnedHost(size_t sizeBytes) {
 }
 
 void vyreFreePinnedHost(void *pointer) {
+  if (!pointer)
+    return;
   ensureContext();
   VYRE_CHECK(cuMemFreeHost(pointer));
 }
@@ -295,16 +350,8 @@ void vyreProfileEnable(bool enabled) { profile().enabled = enabled; }
 
 void vyreProfileTotals(double *copyMicros, double *kernelMicros,
                        int64_t *numCopies, int64_t *numKernels) {
-  profile().collect();
-  *copyMicros = profile().copyMicros;
-  *kernelMicros = profile().kernelMicros;
-  *numCopies = profile().numCopies;
-  *numKernels = profile().numKernels;
+  profile().totals(copyMicros, kernelMicros, numCopies, numKernels);
 }
 
-void vyreProfileReset() {
-  profile().collect();
-  profile().copyMicros = profile().kernelMicros = 0;
-  profile().numCopies = profile().numKernels = 0;
-}
+void vyreProfileReset() { profile().reset(); }
 }

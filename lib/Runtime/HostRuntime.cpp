@@ -10,24 +10,39 @@
 // created, reused and waited for. Values computed by kernels are not
 // produced; values moved by copies are.
 //
+// It fails as the CUDA runtime does (FaultInjection.h): a failed allocation,
+// or a fault injected with VYRE_RUNTIME_FAIL, prints the call and the reason,
+// then aborts. Host registration is checked as CUDA checks it: registering
+// memory twice, or unregistering memory not registered, fails.
+//
 //===----------------------------------------------------------------------===//
 
+#include "DescribedMemory.h"
 #include "RuntimeInstance.h"
 
 #include "vyre/Runtime/CudaRuntime.h"
+#include "vyre/Runtime/FaultInjection.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+using namespace vyre::runtime;
 
 namespace {
 
 /// Streams and events are distinct heap addresses; all work is already done.
-class HostDevice final : public vyre::runtime::DeviceApi {
+class HostDevice final : public DeviceApi {
 public:
   void *enterContext() override { return this; }
   void *createStream() override { return new char('s'); }
-  void destroyStream(void *stream) override { delete static_cast<char *>(stream); }
+  void destroyStream(void *stream) override {
+    delete static_cast<char *>(stream);
+  }
   bool isStreamIdle(void *) override { return true; }
   void synchronizeStream(void *) override {}
   void *createEvent() override { return new char('e'); }
@@ -39,8 +54,8 @@ public:
 
 /// Kernels launched and memcpys while profiling was on.
 struct HostProfile {
-  bool enabled = false;
-  int64_t copies = 0, kernels = 0;
+  std::atomic<bool> enabled{false};
+  std::atomic<int64_t> copies{0}, kernels{0};
 };
 
 HostProfile &profile() {
@@ -48,9 +63,42 @@ HostProfile &profile() {
   return instance;
 }
 
+/// The host memory registered (gpu.host_register) and not yet unregistered:
+/// its first byte and size.
+class HostRegistrations {
+public:
+  void add(const char *call, DescribedMemory memory) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!registered.emplace(memory.base, memory.bytes).second)
+      reportFailure(call, "memory at " + describe(memory.base) +
+                              " is already registered");
+  }
+  void remove(const char *call, DescribedMemory memory) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!registered.erase(memory.base))
+      reportFailure(call, "memory at " + describe(memory.base) +
+                              " is not registered");
+  }
+
+private:
+  static std::string describe(void *pointer) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%p", pointer);
+    return text;
+  }
+
+  std::mutex mutex;
+  std::map<void *, size_t> registered;
+};
+
+HostRegistrations &registrations() {
+  static HostRegistrations instance;
+  return instance;
+}
+
 } // namespace
 
-vyre::runtime::DeviceApi &vyre::runtime::device() {
+DeviceApi &vyre::runtime::device() {
   static HostDevice instance;
   return instance;
 }
@@ -58,12 +106,12 @@ vyre::runtime::DeviceApi &vyre::runtime::device() {
 extern "C" {
 
 void *mgpuModuleLoad(void *data, size_t /*sizeInBytes*/) {
-  vyre::runtime::streamsAndEvents();
+  streamsAndEvents();
   return data;
 }
 
 void *mgpuModuleLoadJIT(void *data, int /*optLevel*/) {
-  vyre::runtime::streamsAndEvents();
+  streamsAndEvents();
   return data;
 }
 
@@ -76,30 +124,70 @@ void *mgpuModuleGetFunction(void * /*module*/, const char *name) {
 void mgpuLaunchKernel(void * /*function*/, intptr_t, intptr_t, intptr_t,
                       intptr_t, intptr_t, intptr_t, int32_t, void * /*stream*/,
                       void ** /*params*/, void ** /*extra*/, size_t) {
-  vyre::runtime::streamsAndEvents().countKernelLaunch();
-  profile().kernels += profile().enabled;
+  faultInjection().check(FaultKind::Launch, "mgpuLaunchKernel");
+  streamsAndEvents().countKernelLaunch();
+  if (profile().enabled)
+    ++profile().kernels;
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool /*isHostShared*/) {
-  return sizeBytes ? std::calloc(1, sizeBytes) : nullptr;
+/// Zero-filled host memory; null for zero bytes, as in the CUDA runtime.
+/// Host memory is host-shared already.
+void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
+                   bool /*isHostShared*/) {
+  faultInjection().check(FaultKind::Alloc, "mgpuMemAlloc");
+  if (sizeBytes == 0)
+    return nullptr;
+  void *pointer = std::calloc(1, static_cast<size_t>(sizeBytes));
+  if (!pointer)
+    reportFailure("mgpuMemAlloc", "out of host memory (" +
+                                      std::to_string(sizeBytes) + " bytes)");
+  return pointer;
 }
 
 void mgpuMemFree(void *pointer, void * /*stream*/) {
-  vyre::runtime::streamsAndEvents().countHostSynchronization();
+  streamsAndEvents().countHostSynchronization();
   std::free(pointer);
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void * /*stream*/) {
-  vyre::runtime::streamsAndEvents().countMemcpy();
-  profile().copies += profile().enabled;
+  faultInjection().check(FaultKind::Memcpy, "mgpuMemcpy");
+  streamsAndEvents().countMemcpy();
+  // A zero-byte copy may name the null buffer of a zero-byte allocation. As
+  // in the CUDA runtime, it is not profiled.
+  if (sizeBytes == 0)
+    return;
+  if (profile().enabled)
+    ++profile().copies;
   std::memmove(dst, src, sizeBytes);
 }
 
-void mgpuMemHostRegisterMemRef(int64_t, void *, int64_t) {}
+/// A memref that spans no bytes is not registered: both calls do nothing.
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                               int64_t elementSizeBytes) {
+  DescribedMemory memory =
+      getDescribedMemory(rank, descriptor, elementSizeBytes);
+  if (memory.bytes != 0)
+    registrations().add("mgpuMemHostRegisterMemRef", memory);
+}
 
-void mgpuMemHostUnregisterMemRef(int64_t, void *, int64_t) {}
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                 int64_t elementSizeBytes) {
+  DescribedMemory memory =
+      getDescribedMemory(rank, descriptor, elementSizeBytes);
+  if (memory.bytes != 0)
+    registrations().remove("mgpuMemHostUnregisterMemRef", memory);
+}
 
-void *vyreAllocPinnedHost(size_t sizeBytes) { return std::calloc(1, sizeBytes); }
+void *vyreAllocPinnedHost(size_t sizeBytes) {
+  if (sizeBytes == 0)
+    return nullptr;
+  void *pointer = std::calloc(1, sizeBytes);
+  if (!pointer)
+    reportFailure("vyreAllocPinnedHost", "out of host memory (" +
+                                             std::to_string(sizeBytes) +
+                                             " bytes)");
+  return pointer;
+}
 
 void vyreFreePinnedHost(void *pointer) { std::free(pointer); }
 
@@ -112,5 +200,8 @@ void vyreProfileTotals(double *copyMicros, double *kernelMicros,
   *numKernels = profile().kernels;
 }
 
-void vyreProfileReset() { profile().copies = profile().kernels = 0; }
+void vyreProfileReset() {
+  profile().copies = 0;
+  profile().kernels = 0;
+}
 }

@@ -9,6 +9,7 @@
 #include "RuntimeInstance.h"
 
 #include "vyre/Runtime/CudaRuntime.h"
+#include "vyre/Runtime/FaultInjection.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +27,10 @@ size_t poolCapacity() {
 }
 
 struct RuntimeInstance {
+  /// A malformed VYRE_RUNTIME_FAIL is reported when the runtime starts, not
+  /// at the first call it would count.
+  RuntimeInstance() { faultInjection(); }
+
   StreamsAndEvents pools{device(), poolCapacity()};
 
   ~RuntimeInstance() {

@@ -2,6 +2,8 @@
 
 #include "vyre/Runtime/StreamsAndEvents.h"
 
+#include "vyre/Runtime/FaultInjection.h"
+
 using namespace vyre::runtime;
 
 StreamsAndEvents::ContextPools::ContextPools(DeviceApi &device, size_t capacity)
@@ -28,6 +30,7 @@ StreamsAndEvents::ContextPools &StreamsAndEvents::currentPools() {
 }
 
 void *StreamsAndEvents::createStream() {
+  faultInjection().check(FaultKind::Stream, "mgpuStreamCreate");
   return currentPools().streams.acquire();
 }
 
@@ -42,6 +45,7 @@ void StreamsAndEvents::synchronizeStream(void *stream) {
 }
 
 void *StreamsAndEvents::createEvent() {
+  faultInjection().check(FaultKind::Event, "mgpuEventCreate");
   return currentPools().events.acquire();
 }
 

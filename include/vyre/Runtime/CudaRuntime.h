@@ -4,8 +4,16 @@
 // Debian's MLIR ships no library that defines them. vyre has two that do:
 // libvyre_cuda_runtime.so, on the CUDA driver API, and
 // libvyre_host_runtime.so, which runs lowered host code without a GPU (see
-// HostRuntime.cpp). In the CUDA runtime every CUDA call is checked: a failure
-// prints the call's name and CUDA's error name and string, then aborts.
+// HostRuntime.cpp). Both fail the same way (FaultInjection.h): one line,
+// `vyre runtime: <call> failed: <reason>`, on stderr, then abort. In the CUDA
+// runtime every CUDA call is checked, and the reason is CUDA's error name and
+// string; the host runtime fails when host memory runs out. For tests,
+// VYRE_RUNTIME_FAIL makes a chosen allocation, stream or event creation,
+// memcpy or launch fail that way.
+//
+// The CUDA runtime is bound to device 0's primary context: each call makes
+// it current in the calling thread if it is not. Every function may be called
+// from several threads at once; the counts and profile totals stay exact.
 //
 // The signatures are read off the LLVM IR that upstream LLVM 22 emits.
 //
@@ -46,11 +54,15 @@ void mgpuEventSynchronize(void *event);
 void mgpuEventRecord(void *event, void *stream);
 
 // Memory. Allocation is synchronous (cuMemAlloc): a buffer is usable on any
-// stream once mgpuMemAlloc returns. A free waits for its stream first.
+// stream once mgpuMemAlloc returns. A free waits for its stream first. A
+// zero-byte allocation returns null (freeing null does nothing), and a
+// zero-byte memcpy copies nothing (it is counted, but not profiled).
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
 void mgpuMemFree(void *pointer, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
-/// gpu.host_register: page-locks the memory of a memref descriptor.
+/// gpu.host_register: page-locks the memory of a memref descriptor. A memref
+/// with no elements spans no memory: registering and unregistering it do
+/// nothing.
 void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                int64_t elementSizeBytes);
 void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
@@ -58,7 +70,7 @@ void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
 
 // For drivers and benchmarks (not called by lowered code).
 
-/// Page-locked host memory, zero-filled.
+/// Page-locked host memory, zero-filled; null for zero bytes.
 void *vyreAllocPinnedHost(size_t sizeBytes);
 void vyreFreePinnedHost(void *pointer);
 /// When profiling is on, every memcpy and kernel launch is timed with events

@@ -38,10 +38,12 @@ public:
 
 /// The stream and event calls of lowered code, on pools. A destroyed stream
 /// is kept, and handed out again once its work is done (destroying a stream
-/// with work pending does not wait for it, as in CUDA); a destroyed event is kept as it is (a stream that
-/// waits on an event waits for the record made before the wait, so recording
-/// the event again later is safe). Handles go back to the pools of the
-/// calling thread's current context. Thread-safe.
+/// with work pending does not wait for it, as in CUDA); a destroyed event is
+/// kept as it is (a stream that waits on an event waits for the record made
+/// before the wait, so recording the event again later is safe). Handles go
+/// back to the pools of the calling thread's current context. `createStream`
+/// and `createEvent` are where VYRE_RUNTIME_FAIL's `stream` and `event` faults
+/// fire (FaultInjection.h), before any pool or driver call. Thread-safe.
 class StreamsAndEvents {
 public:
   /// Each context keeps at most `poolCapacity` idle streams and as many idle

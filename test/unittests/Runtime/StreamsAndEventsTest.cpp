@@ -7,6 +7,8 @@
 
 #include "vyre/Runtime/StreamsAndEvents.h"
 
+#include "vyre/Runtime/FaultInjection.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -259,6 +261,81 @@ TEST(HandlePool, IsThreadSafe) {
   EXPECT_TRUE(device.live.empty());
   EXPECT_EQ(device.streamCreates, device.streamDestroys);
   EXPECT_EQ(device.eventCreates, device.eventDestroys);
+}
+
+TEST(StreamsAndEvents, CountsExactlyFromManyThreads) {
+  constexpr int kThreads = 8, kCalls = 5000;
+  FakeDevice device;
+  StreamsAndEvents runtime(device, 4);
+  RuntimeStats before = runtime.stats();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&] {
+      void *stream = runtime.createStream();
+      void *event = runtime.createEvent();
+      for (int i = 0; i < kCalls; ++i) {
+        runtime.countKernelLaunch();
+        runtime.countMemcpy();
+        runtime.countMemcpy();
+        runtime.countHostSynchronization();
+        runtime.synchronizeStream(stream);
+        runtime.synchronizeEvent(event);
+        // The counts are read while the others write them.
+        if (i % 512 == 0) {
+          EXPECT_LE(runtime.stats().kernelLaunches, kThreads * kCalls);
+        }
+      }
+      runtime.destroyEvent(event);
+      runtime.destroyStream(stream);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  RuntimeStats counted = runtimeStatsSince(before, runtime.stats());
+  EXPECT_EQ(counted.kernelLaunches, kThreads * kCalls);
+  EXPECT_EQ(counted.memcpys, 2 * kThreads * kCalls);
+  EXPECT_EQ(counted.hostSynchronizations, 3 * kThreads * kCalls);
+  EXPECT_EQ(counted.streamsCreated + counted.streamsReused, kThreads);
+  EXPECT_EQ(counted.eventsCreated + counted.eventsReused, kThreads);
+  runtime.drain();
+  EXPECT_TRUE(device.live.empty());
+}
+
+/// Re-runs the test in a fresh process, so that the fault planned for the
+/// child never reaches the other tests.
+class StreamsAndEventsDeathTest : public ::testing::Test {
+protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+TEST_F(StreamsAndEventsDeathTest, StreamAndEventFaultsFireBeforeThePools) {
+  FakeDevice device;
+  StreamsAndEvents runtime(device, 8);
+  // The second create fails, though the pool holds a stream (or event) for
+  // it: the calls are counted, not the driver's creations.
+  EXPECT_DEATH(
+      {
+        std::string error;
+        if (!faultInjection().configure("stream:2", error))
+          reportFatalError(error);
+        runtime.destroyStream(runtime.createStream());
+        runtime.createStream();
+      },
+      "vyre runtime: mgpuStreamCreate failed: injected fault stream:2 "
+      "\\(VYRE_RUNTIME_FAIL\\)");
+  EXPECT_DEATH(
+      {
+        std::string error;
+        if (!faultInjection().configure("event:2", error))
+          reportFatalError(error);
+        runtime.destroyEvent(runtime.createEvent());
+        runtime.createEvent();
+      },
+      "vyre runtime: mgpuEventCreate failed: injected fault event:2 "
+      "\\(VYRE_RUNTIME_FAIL\\)");
+  // Only the children planned a fault.
+  EXPECT_EQ(device.streamCreates + device.eventCreates, 0);
+  EXPECT_NE(runtime.createStream(), nullptr);
+  EXPECT_NE(runtime.createEvent(), nullptr);
 }
 
 TEST(StreamsAndEvents, ASecondCallOfALoweredExampleCreatesNothing) {
