@@ -391,17 +391,25 @@ private:
       return unmodelled(loop, "has a step that is not positive");
     if (loop.getUnsignedCmp())
       return unmodelled(loop, "compares unsigned");
-    SmallVector<RuntimeValue> carried = collect(loop.getInitArgs());
+    return runCountedLoop(loop, lower, upper, step, loop.getInitArgs());
+  }
+
+  /// Runs the single-block region of `loop` for i = lower, lower + step, ...
+  /// below upper, the induction variable and then the carried values as
+  /// its arguments; the last carried values become the results.
+  LogicalResult runCountedLoop(Operation *loop, int64_t lower, int64_t upper,
+                               int64_t step, ValueRange inits) {
+    SmallVector<RuntimeValue> carried = collect(inits);
     int64_t trips = 0;
     for (int64_t i = lower; i < upper; i += step) {
       if (++trips > kMaxLoopTrips)
         return unmodelled(loop, "runs too many iterations");
       SmallVector<RuntimeValue> arguments{RuntimeValue::ofInteger(i)};
       arguments.append(carried);
-      if (failed(runRegion(loop, loop.getRegion(), arguments, carried)))
+      if (failed(runRegion(loop, loop->getRegion(0), arguments, carried)))
         return failure();
     }
-    bind(loop.getResults(), carried);
+    bind(loop->getResults(), carried);
     return success();
   }
 
@@ -448,20 +456,9 @@ private:
         loop, loop.getUpperBoundMap(), loop.getUpperBoundOperands());
     if (failed(lower) || failed(upper))
       return failure();
-    SmallVector<RuntimeValue> carried = collect(loop.getInits());
-    int64_t trips = 0;
-    for (int64_t i = *llvm::max_element(*lower),
-                 end = *llvm::min_element(*upper);
-         i < end; i += loop.getStepAsInt()) {
-      if (++trips > kMaxLoopTrips)
-        return unmodelled(loop, "runs too many iterations");
-      SmallVector<RuntimeValue> arguments{RuntimeValue::ofInteger(i)};
-      arguments.append(carried);
-      if (failed(runRegion(loop, loop.getRegion(), arguments, carried)))
-        return failure();
-    }
-    bind(loop.getResults(), carried);
-    return success();
+    return runCountedLoop(loop, *llvm::max_element(*lower),
+                          *llvm::min_element(*upper), loop.getStepAsInt(),
+                          loop.getInits());
   }
 
   LogicalResult runAffineIf(affine::AffineIfOp branch) {
