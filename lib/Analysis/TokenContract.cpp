@@ -9,6 +9,7 @@
 #include "vyre/Analysis/TokenContract.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
@@ -97,9 +98,18 @@ void vyre::findWaitsOnOlderTokens(
       return;
     ValueRange waited = wait.getAsyncDependencies();
     for (Value token : waited) {
-      Operation *later = finder.firstLaterWork(token, wait->getBlock());
-      if (!later || !later->isBeforeInBlock(wait) ||
-          finder.namesLaterToken(token, waited))
+      if (finder.namesLaterToken(token, waited))
+        continue;
+      // Work enqueued before the wait: before it in its block, or before
+      // the region op that holds it in an enclosing block.
+      Operation *later = nullptr;
+      for (Operation *at = wait; at && !isa<FunctionOpInterface>(at) && !later;
+           at = at->getParentOp()) {
+        Operation *first = finder.firstLaterWork(token, at->getBlock());
+        if (first && first->isBeforeInBlock(at))
+          later = first;
+      }
+      if (!later)
         continue;
       // Name the work itself, not the region op that holds it.
       Operation *work = later;

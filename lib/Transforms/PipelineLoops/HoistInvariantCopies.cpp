@@ -10,12 +10,16 @@
 //    iteration would read the old contents).
 //
 // A loop that may run zero times must not run the copy, unless nothing
-// after the loop reads what the copy wrote: the copy moves only when the
-// trip count is a positive constant or the destination is a buffer nothing
-// after the loop uses (a use before the loop in an enclosing loop's body
-// counts as after: it runs again in that loop's next iteration). (Moved under
-// an scf.if, the copy would be joined at the end of the scf.if's block, on the
-// host.)
+// after the loop reads what the copy wrote and running it is safe: the copy
+// moves only when the trip count is a positive constant, or when the
+// destination is a buffer nothing after the loop uses (a use before the loop
+// in an enclosing loop's body counts as after: it runs again in that loop's
+// next iteration) and nothing frees before it, and the source is a fixed part
+// of a memref argument the function never frees or of a host allocation
+// freed only after the loop (a row computed from the trip count, or a buffer
+// freed where the loop does not run, would be read out of bounds or after
+// its free). (Moved under an scf.if, the copy would be
+// joined at the end of the scf.if's block, on the host.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +29,9 @@
 #include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::vyre;
@@ -48,7 +54,8 @@ bool isInvariant(scf::ForOp loop, CopyH2DOp copy,
       !loop.isDefinedOutsideOfLoop(copy.getTarget()))
     return false;
   bool exact = true;
-  SmallVector<unsigned> targetSlots = slots.getSlotsOf(copy.getTarget(), &exact);
+  SmallVector<unsigned> targetSlots =
+      slots.getSlotsOf(copy.getTarget(), &exact);
   if (!exact)
     return false;
   Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
@@ -72,18 +79,52 @@ bool isInvariant(scf::ForOp loop, CopyH2DOp copy,
 }
 
 /// Whether the copy's destination is a buffer allocated in the function that
-/// nothing after the loop uses, except to free it.
+/// nothing after the loop uses, except to free it, and nothing frees before
+/// the loop.
 bool isDeadAfterLoop(scf::ForOp loop, CopyH2DOp copy) {
   auto alloc = copy.getTarget().getDefiningOp<AllocOp>();
   if (!alloc)
     return false;
   // A view made before the loop could be read after it.
   return llvm::all_of(alloc->getUsers(), [&](Operation *user) {
-    if (isa<DeallocOp>(user))
-      return true;
     UseAroundLoop use = classifyUseAroundLoop(user, loop, alloc);
+    if (isa<DeallocOp>(user))
+      return use == UseAroundLoop::After;
     return use == UseAroundLoop::InLoop || use == UseAroundLoop::Before;
   });
+}
+
+/// Whether the copy's source is valid whether or not the loop runs: a fixed
+/// part (views with static offsets, sizes and strides) of a memref argument
+/// the function never frees, or of a host allocation freed only after the
+/// loop. A source computed from values the loop's bounds may make invalid (a
+/// row past the end at zero trips), or a buffer freed on the path where the
+/// loop does not run, is not.
+bool isSourceAlwaysValid(scf::ForOp loop, CopyH2DOp copy) {
+  Value source = copy.getSource();
+  while (isa_and_present<memref::SubViewOp, memref::CastOp>(
+      source.getDefiningOp())) {
+    if (auto subview = source.getDefiningOp<memref::SubViewOp>()) {
+      if (!subview.getOffsets().empty() || !subview.getSizes().empty() ||
+          !subview.getStrides().empty())
+        return false;
+      source = subview.getSource();
+    } else {
+      source = source.getDefiningOp<memref::CastOp>().getSource();
+    }
+  }
+  if (auto argument = dyn_cast<BlockArgument>(source))
+    return isa<FunctionOpInterface>(argument.getOwner()->getParentOp()) &&
+           llvm::none_of(argument.getUsers(), [](Operation *user) {
+             return isa<memref::DeallocOp>(user);
+           });
+  Operation *alloc = source.getDefiningOp();
+  return isa_and_present<memref::AllocOp, memref::AllocaOp>(alloc) &&
+         llvm::all_of(source.getUsers(), [&](Operation *user) {
+           return !isa<memref::DeallocOp>(user) ||
+                  classifyUseAroundLoop(user, loop, alloc) ==
+                      UseAroundLoop::After;
+         });
 }
 
 } // namespace
@@ -103,7 +144,11 @@ pipeline::hoistInvariantCopies(scf::ForOp loop, const SlotAccessAnalysis &slots,
   bool runs = lower && upper && *lower < *upper;
   SmallVector<CopyH2DOp> moved;
   for (CopyH2DOp copy : invariant) {
-    if (!runs && !isDeadAfterLoop(loop, copy))
+    // Moved out of a loop that may not run, the copy runs where the
+    // original did not: it must write nothing anyone reads and read only
+    // memory valid on every path.
+    if (!runs &&
+        (!isDeadAfterLoop(loop, copy) || !isSourceAlwaysValid(loop, copy)))
       continue;
     copy->moveBefore(loop);
     moved.push_back(copy);

@@ -25,14 +25,21 @@ static bool mayRepeatRegions(Operation *op) {
   return !branch || branch.hasLoop();
 }
 
-/// Whether an op strictly between the block of `op` and `definition` may
-/// run that block more than once per run of `definition`.
+/// Whether the blocks between `op` and `definition` may run `op`'s block
+/// more than once per run of `definition`: an enclosing op that may repeat
+/// its regions, or a region of several blocks (whose branches may form a
+/// loop), from `op`'s own region up to the one that holds `definition`.
 static bool isRepeatedWithin(Operation *op, Operation *definition) {
-  for (Operation *enclosing = op->getParentOp();
-       enclosing && !enclosing->isAncestor(definition);
-       enclosing = enclosing->getParentOp())
-    if (mayRepeatRegions(enclosing))
+  for (Operation *inner = op; inner && !inner->isAncestor(definition);
+       inner = inner->getParentOp()) {
+    Region *region = inner->getParentRegion();
+    if (region && !region->hasOneBlock())
       return true;
+    Operation *enclosing = inner->getParentOp();
+    if (enclosing && !enclosing->isAncestor(definition) &&
+        mayRepeatRegions(enclosing))
+      return true;
+  }
   return false;
 }
 

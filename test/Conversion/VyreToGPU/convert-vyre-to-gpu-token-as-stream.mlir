@@ -26,3 +26,32 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that a wait in a branch after the work relies on the token the
+// same way, and is refused the same way, next to one that does not.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @token_as_stream_in_branch(%d: memref<16xf32> {llvm.noalias}, %c: i1) {
+    %c1 = arith.constant 1 : index
+    %t = gpu.wait async
+    // expected-note @+1 {{the work enqueued after the token}}
+    %k = gpu.launch_func async [%t] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    scf.if %c {
+      // expected-error @+1 {{relies on the token being its stream}}
+      gpu.wait [%t]
+    } else {
+      // Waiting on the launch's own token is right under both readings.
+      gpu.wait [%k]
+    }
+    return
+  }
+}
