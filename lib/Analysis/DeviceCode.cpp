@@ -68,3 +68,20 @@ LogicalResult vyre::diagnoseHostAccessToDeviceMemory(Operation *root) {
       });
   return failure(found);
 }
+
+LogicalResult vyre::diagnoseVyreOpsInDeviceCode(Operation *root) {
+  bool found = false;
+  root->walk([&](Operation *launch) {
+    if (!hasDeviceCodeRegions(launch))
+      return;
+    launch->walk([&](Operation *op) {
+      if (!isa<VyreDialect>(op->getDialect()))
+        return;
+      op->emitOpError("is in device code (the body of a '")
+          << launch->getName()
+          << "'): vyre ops are host code that drives the device";
+      found = true;
+    });
+  });
+  return failure(found);
+}

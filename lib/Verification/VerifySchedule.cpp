@@ -479,7 +479,8 @@ struct VerifySchedulePass
     func::FuncOp function = getOperation();
     if (function.isExternal() || warnIfNotImported(function, getArgument()))
       return markAllAnalysesPreserved();
-    if (failed(diagnoseHostAccessToDeviceMemory(function)))
+    if (failed(diagnoseVyreOpsInDeviceCode(function)) ||
+        failed(diagnoseHostAccessToDeviceMemory(function)))
       return signalPassFailure();
     ScheduleChecker checker(function, getAnalysis<SlotAccessAnalysis>());
     if (failed(checker.run()))

@@ -28,3 +28,20 @@ func.func @host_writes_device_memory(%h: memref<16xf32>, %v: f32) {
   vyre.dealloc %a : memref<16xf32>
   return
 }
+
+// -----
+
+// Tests that a vyre op in device code (the body of a gpu.launch) is refused:
+// it would become host stream calls inside a kernel.
+func.func @vyre_op_in_launch_body(%h: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+    // expected-error @below {{'vyre.copy_d2h' op is in device code (the body of a 'gpu.launch'): vyre ops are host code that drives the device}}
+    vyre.copy_d2h %a to %h : memref<16xf32> to memref<16xf32>
+    gpu.terminator
+  }
+  vyre.dealloc %a : memref<16xf32>
+  return
+}

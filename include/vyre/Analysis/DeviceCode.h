@@ -28,6 +28,11 @@ bool isDeviceOnlyMemory(Value value);
 /// here.
 LogicalResult diagnoseHostAccessToDeviceMemory(Operation *root);
 
+/// Emits an error at each vyre op in device code in `root` (a `gpu.launch`
+/// body): vyre ops are host code that drives the device; fails if there is
+/// one.
+LogicalResult diagnoseVyreOpsInDeviceCode(Operation *root);
+
 } // namespace mlir::vyre
 
 #endif // VYRE_ANALYSIS_DEVICECODE_H

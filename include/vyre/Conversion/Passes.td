@@ -71,7 +71,8 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
     blocking `gpu.wait` in hand-written async code that waits on a token
     whose stream has later work it does not name: it relies on the token
     being its stream, and the `canonicalize` that follows in the pipeline
-    would erase the wait and let that work run past it.
+    would erase the wait and let that work run past it. A vyre op inside a
+    `gpu.launch` body (device code) is an error too.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

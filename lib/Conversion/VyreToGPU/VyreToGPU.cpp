@@ -42,6 +42,7 @@
 
 #include "vyre/Conversion/Passes.h"
 
+#include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/TokenContract.h"
 
 #include "VyreToGPULowering.h"
@@ -326,7 +327,7 @@ struct ConvertVyreToGPUPass
               .attachNote(later->getLoc())
           << "the work enqueued after the token";
     });
-    if (reliesOnStreams)
+    if (reliesOnStreams || failed(diagnoseVyreOpsInDeviceCode(module)))
       return signalPassFailure();
     bool droppedSummaries = dropVyreAttributes(module);
     bool hasVyre = false;

@@ -89,7 +89,8 @@ struct OverlapCopiesPass
       markAllAnalysesPreserved();
       return;
     }
-    if (failed(diagnoseHostAccessToDeviceMemory(function)))
+    if (failed(diagnoseVyreOpsInDeviceCode(function)) ||
+        failed(diagnoseHostAccessToDeviceMemory(function)))
       return signalPassFailure();
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
     overlap::emitKernelSummaryRemarks(function, slots);

@@ -100,3 +100,19 @@ func.func @carried_token(%n: index) {
   }
   return
 }
+
+// -----
+
+// Tests that a vyre op in device code (the body of a gpu.launch) is refused
+// instead of lowered to host stream calls inside the kernel.
+func.func @vyre_op_in_launch_body(%h: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+    // expected-error @below {{'vyre.copy_d2h' op is in device code (the body of a 'gpu.launch'): vyre ops are host code that drives the device}}
+    vyre.copy_d2h %a to %h : memref<16xf32> to memref<16xf32>
+    gpu.terminator
+  }
+  vyre.dealloc %a : memref<16xf32>
+  return
+}

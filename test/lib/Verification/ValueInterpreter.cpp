@@ -342,11 +342,18 @@ private:
     Block &body = function.getBody().front();
     if (!function.getBody().hasOneBlock())
       return unmodelled(function, "has several blocks");
-    return runBlock(body);
+    if (failed(runBlock(body)))
+      return failure();
+    returned = collect(body.getTerminator()->getOperands());
+    return success();
   }
 
   uint64_t digest() {
     uint64_t digest = mix(hashString("digest"), log);
+    // What the function returns: scalars, and the contents of memrefs.
+    for (const RuntimeValue &value : returned)
+      digest = mix(digest, value.kind == Kind::Memref ? read(value.view)
+                                                      : value.hash());
     for (unsigned buffer : visible)
       for (uint64_t element : buffers[buffer].elements)
         digest = mix(digest, element);
@@ -515,6 +522,14 @@ private:
       return runChosen(op, region.getRegion());
     if (auto loop = dyn_cast<affine::AffineForOp>(op))
       return runAffineFor(loop);
+    if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+      FailureOr<SmallVector<int64_t>> results =
+          applyMap(op, apply.getAffineMap(), apply.getMapOperands());
+      if (failed(results))
+        return failure();
+      values[apply] = RuntimeValue::ofInteger(results->front());
+      return success();
+    }
     if (auto branch = dyn_cast<affine::AffineIfOp>(op))
       return runAffineIf(branch);
     if (isa<arith::ArithDialect>(op->getDialect()))
@@ -624,6 +639,11 @@ private:
             .Case([&](arith::MinUIOp) {
               return int64_t(
                   std::min(uint64_t(operand(0)), uint64_t(operand(1))));
+            })
+            .Case([&](arith::ShLIOp) { return operand(0) << operand(1); })
+            .Case([&](arith::ShRSIOp) { return operand(0) >> operand(1); })
+            .Case([&](arith::ShRUIOp) {
+              return int64_t(uint64_t(operand(0)) >> operand(1));
             })
             .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
                   arith::ExtUIOp, arith::TruncIOp>(
@@ -748,6 +768,13 @@ private:
           get(store.getValueToStore()).hash();
       return success();
     }
+    if (auto copyOp = dyn_cast<memref::CopyOp>(op)) {
+      if (failed(expect(op, copyOp.getSource(), Kind::Memref)) ||
+          failed(expect(op, copyOp.getTarget(), Kind::Memref)))
+        return failure();
+      return copy(op, get(copyOp.getSource()).view,
+                  get(copyOp.getTarget()).view);
+    }
     if (auto pointer = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op)) {
       if (failed(expect(op, pointer.getSource(), Kind::Memref)))
         return failure();
@@ -776,35 +803,36 @@ private:
   // Launches
   //===--------------------------------------------------------------------===//
 
-  /// How a launch of `kernel` accesses argument `index`; `dispatch`, at the
-  /// vyre level, may declare it.
+  /// How a launch of `kernel` accesses argument `index`: what the kernel's
+  /// body does (the same at every level), or, for a kernel without a body,
+  /// what `dispatch` declares at the vyre level, else everything.
   LaunchAccess accessOf(Operation *kernel, DispatchOp dispatch,
                         unsigned index) {
-    if (dispatch)
-      if (std::optional<AccessKind> declared =
-              dispatch.getDeclaredAccess(index))
-        switch (*declared) {
-        case AccessKind::None:
-          return {};
-        case AccessKind::Read:
-          return {true, false, false};
-        case AccessKind::Write:
-          return {false, true, true};
-        case AccessKind::ReadWrite:
-          return {true, true, false};
-        case AccessKind::Overwrite:
-          return {false, true, false};
-        }
-    if (!kernel)
+    if (kernel) {
+      auto it = kernelAccesses.find(kernel);
+      if (it == kernelAccesses.end())
+        it = kernelAccesses.try_emplace(kernel, computeKernelAccess(kernel))
+                 .first;
+      const KernelAccess &access = it->second;
+      if (access.fromBody && index < access.arguments.size())
+        return {access.arguments[index].read, access.arguments[index].write,
+                false};
+    }
+    std::optional<AccessKind> declared =
+        dispatch ? dispatch.getDeclaredAccess(index) : std::nullopt;
+    switch (declared.value_or(AccessKind::ReadWrite)) {
+    case AccessKind::None:
+      return {};
+    case AccessKind::Read:
+      return {true, false, false};
+    case AccessKind::Write:
+      return {false, true, true};
+    case AccessKind::ReadWrite:
       return {true, true, false};
-    auto it = kernelAccesses.find(kernel);
-    if (it == kernelAccesses.end())
-      it =
-          kernelAccesses.try_emplace(kernel, computeKernelAccess(kernel)).first;
-    const KernelAccess &access = it->second;
-    if (!access.fromBody || index >= access.arguments.size())
-      return {true, true, false};
-    return {access.arguments[index].read, access.arguments[index].write, false};
+    case AccessKind::Overwrite:
+      return {false, true, false};
+    }
+    return {true, true, false};
   }
 
   /// The work of a launch of `kernelName` with `operands`, as they are now.
@@ -1242,6 +1270,8 @@ private:
   SmallVector<unsigned> visible;
   /// What calls of external functions saw, in order.
   uint64_t log = 0;
+  /// What the function returned.
+  SmallVector<RuntimeValue> returned;
   unsigned callDepth = 0;
   std::optional<Stop> stop;
 };

@@ -25,18 +25,20 @@
 // hashes what it reads (its kernel, its scalar operands, the contents of
 // each argument it reads) and writes, to each element of each argument it
 // writes, a hash of that, the argument and the element. How it accesses an
-// argument comes from the kernel's body (KernelAccess.h): an argument the
-// body writes and never reads is taken as written whole, so its old
-// contents do not matter; at the vyre level a launch's declared access list
-// takes precedence (`write` keeps each old element in the hash,
-// `overwrite` does not). A call runs its callee's body; an external callee
+// argument comes from the kernel's body (KernelAccess.h), the same at every
+// level: an argument the body writes and never reads is taken as written
+// whole, so its old contents do not matter. For a kernel without a body (the
+// vyre level only), the launch's declared access list says (`write` keeps
+// each old element in the hash, `overwrite` does not); without one, every
+// argument is read and written. A call runs its callee's body; an external callee
 // does what its `vyre.effects` allows: nothing, or read and rewrite its
 // memref operands; of unknown effect, it may also read and rewrite the
 // caller's memref arguments. Host loads and stores move element values;
 // index arithmetic and control flow are concrete.
 //
-// What the caller sees: the final contents of the memref arguments, and
-// what each call of an external function saw. A host allocation the function
+// What the caller sees: the final contents of the memref arguments, what
+// the function returns (a memref's contents), and what each call of an
+// external function saw. A host allocation the function
 // makes itself is not seen: nothing outside can read it (upstream's
 // canonicalize rightly erases copies into one that nothing reads).
 //
