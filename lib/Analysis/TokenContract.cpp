@@ -103,7 +103,8 @@ void vyre::findWaitsOnOlderTokens(
       // Work enqueued before the wait: before it in its block, or before
       // the region op that holds it in an enclosing block.
       Operation *later = nullptr;
-      for (Operation *at = wait; at && !isa<FunctionOpInterface>(at) && !later;
+      for (Operation *at = wait;
+           at && at->getBlock() && !isa<FunctionOpInterface>(at) && !later;
            at = at->getParentOp()) {
         Operation *first = finder.firstLaterWork(token, at->getBlock());
         if (first && first->isBeforeInBlock(at))
