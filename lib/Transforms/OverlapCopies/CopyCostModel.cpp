@@ -5,12 +5,16 @@
 #include "vyre/Analysis/DeviceCosts.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <limits>
+#include <set>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::vyre;
@@ -18,102 +22,17 @@ using namespace mlir::vyre::overlap;
 
 static constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
-/// Kernel time of the dispatches `op` runs: a loop's body times its constant
-/// trip count (unbounded if the count is not constant and the body runs
-/// kernels), a branch's longest region. Calls count nothing.
-static double kernelMicrosIn(Operation *op, double defaultKernelUs) {
-  if (auto dispatch = dyn_cast<DispatchOp>(op))
-    return std::max(0.0, getDeclaredKernelMicros(dispatch).value_or(
-                             defaultKernelUs));
-  double longestRegion = 0;
-  for (Region &region : op->getRegions()) {
-    double sum = 0;
-    for (Block &block : region)
-      for (Operation &nested : block)
-        sum += kernelMicrosIn(&nested, defaultKernelUs);
-    longestRegion = std::max(longestRegion, sum);
-  }
-  auto loop = dyn_cast<scf::ForOp>(op);
-  if (!loop || longestRegion == 0)
-    return longestRegion;
-  std::optional<APInt> trips = loop.getStaticTripCount();
-  if (!trips)
-    return kUnbounded;
-  return longestRegion * double(trips->getZExtValue());
-}
-
-/// Whether the host waits for the main stream at `op`, once the plan is
-/// applied: a copy that stays synchronous, or a `vyre.sync`.
-static bool drainsMainStream(Operation *op,
-                             const llvm::SmallPtrSetImpl<Operation *> &moved) {
-  if (isa<CopyH2DOp, CopyD2HOp>(op))
-    return !moved.contains(op);
-  return isa<SyncOp>(op);
-}
-
-/// The kernel time the copy may run beside: the kernels still in flight on
-/// the main stream where it is issued (back to the main-stream point it
-/// depends on, the last op that makes the host wait, or the block's start,
-/// where the lowering waits for the device), and the kernels issued after
-/// it, up to the first op that waits for it (or the place of the copy that
-/// does).
-static double windowMicros(const CopyPlan &plan, const PlannedCopy &copy,
-                           double defaultKernelUs) {
-  Block *block = copy.block;
-  llvm::SmallPtrSet<Operation *, 8> moved;
-  for (const PlannedCopy &planned : plan.copies)
-    moved.insert(planned.original);
-  llvm::SmallPtrSet<Operation *, 2> waitedFor;
-  for (const PlannedDependency &dependency : copy.dependencies)
-    if (dependency.kind == PlannedDependency::Kind::Record)
-      waitedFor.insert(dependency.recordAnchor);
-
-  double sum = 0;
-  if (copy.at.anchor)
-    for (Block::iterator it(copy.at.anchor);; --it) {
-      if (waitedFor.contains(&*it) || drainsMainStream(&*it, moved))
-        break;
-      sum += kernelMicrosIn(&*it, defaultKernelUs);
-      if (it == block->begin())
-        break;
-    }
-
-  Operation *stop = nullptr;
-  bool stopIncluded = false;
-  if (copy.firstWaiter.copy) {
-    const PlannedCopy &waiter = plan.copies[*copy.firstWaiter.copy];
-    if (waiter.block == block) {
-      stop = waiter.at.anchor;
-      stopIncluded = true;
-    }
-  } else if (copy.firstWaiter.op) {
-    stop = block->findAncestorOpInBlock(*copy.firstWaiter.op);
-  }
-  if (stopIncluded && !stop)
-    return sum; // The waiter is placed at the block's start too.
-  auto it = copy.at.anchor ? std::next(Block::iterator(copy.at.anchor))
-                           : block->begin();
-  for (; it != block->end(); ++it) {
-    if (&*it == stop && !stopIncluded)
-      break;
-    sum += kernelMicrosIn(&*it, defaultKernelUs);
-    if (&*it == stop)
-      break;
-  }
-  return sum;
-}
-
 /// The host time moving the copy adds: the join it starts on (if it has
-/// dependencies), and the wait for it (a join on the main stream, one more
+/// `dependencies`), and the wait for it (a join on the main stream, one more
 /// dependency of a later copy's join, or a host synchronization).
-static double joinMicros(const PlannedCopy &copy,
+static double joinMicros(const PlannedCopy &copy, size_t dependencies,
                          const CopyCostOptions &options) {
-  auto join = [&](size_t dependencies) {
-    return options.streamCreateUs + options.eventUs * double(dependencies);
+  auto join = [&](size_t count) {
+    return options.streamCreateUs + options.eventUs * double(count);
   };
   double micros = 0;
-  if (!copy.dependencies.empty())
-    micros += join(copy.dependencies.size() + 1);
+  if (dependencies != 0)
+    micros += join(dependencies + 1);
   auto waiter = dyn_cast_or_null<StreamOpInterface>(copy.firstWaiter.op);
   if (copy.firstWaiter.copy)
     micros += options.eventUs;
@@ -138,103 +57,394 @@ copySizeAndMicros(const PlannedCopy &copy, const CopyCostOptions &options) {
                                     double(*bytes) / (gbps * 1e3));
 }
 
-/// What the copy left in place makes the host wait out: the kernels still in
-/// flight on the main stream where it stands (back to the last op that makes
-/// the host wait, or the block's start), then the copy itself.
-static double hostWaitInPlaceMicros(const CopyPlan &plan,
-                                    const PlannedCopy &copy, double copyUs,
-                                    double defaultKernelUs) {
-  llvm::SmallPtrSet<Operation *, 8> moved;
-  for (const PlannedCopy &planned : plan.copies)
-    moved.insert(planned.original);
-  Block *block = copy.original->getBlock();
-  double sum = copyUs;
-  for (Block::iterator it(copy.original); it != block->begin();) {
-    --it;
-    if (drainsMainStream(&*it, moved))
-      break;
-    sum += kernelMicrosIn(&*it, defaultKernelUs);
+namespace {
+
+/// Steps of a binary search over `size` elements.
+uint64_t searchSteps(size_t size) { return llvm::Log2_64_Ceil(size + 1) + 1; }
+
+/// Sums of values at positions, with point updates (a Fenwick tree).
+class SumTree {
+public:
+  explicit SumTree(size_t size) : sums(size + 1, 0.0) {}
+
+  void add(size_t position, double value, uint64_t &work) {
+    for (size_t i = position + 1; i < sums.size(); i += i & (~i + 1), ++work)
+      sums[i] += value;
   }
-  return sum;
+  /// The sum over positions [0, end).
+  double prefix(size_t end, uint64_t &work) const {
+    double sum = 0;
+    for (size_t i = std::min(end, sums.size() - 1); i > 0;
+         i -= i & (~i + 1), ++work)
+      sum += sums[i];
+    return sum;
+  }
+
+private:
+  std::vector<double> sums;
+};
+
+/// Kernel time summed over ranges of one block's ops, and where the host
+/// waits for the main stream in it.
+struct BlockTimes {
+  DenseMap<Operation *, int64_t> position;
+  /// Kernel time of ops [0, i), and how many of them take unbounded time.
+  std::vector<double> kernelPrefix{0.0};
+  std::vector<unsigned> unboundedPrefix{0};
+  /// Ops that make the host wait for the main stream whatever is decided: a
+  /// copy the plan keeps synchronous, a `vyre.sync`. Sorted.
+  std::vector<int64_t> fixedDrains;
+  /// Planned copies decided to stay in place, which make the host wait too;
+  /// and the last of them per direction (0: into the device).
+  std::set<int64_t> declined;
+  int64_t lastDeclined[2] = {-1, -1};
+
+  int64_t size() const { return int64_t(kernelPrefix.size()) - 1; }
+  int64_t positionOf(Operation *op) const { return position.lookup(op); }
+  /// Kernel time of ops [begin, end).
+  double kernelMicros(int64_t begin, int64_t end) const {
+    begin = std::max<int64_t>(begin, 0);
+    end = std::min(end, size());
+    if (end <= begin)
+      return 0;
+    if (unboundedPrefix[end] != unboundedPrefix[begin])
+      return kUnbounded;
+    return kernelPrefix[end] - kernelPrefix[begin];
+  }
+};
+
+} // namespace
+
+struct CopyCostModel::State {
+  State(const CopyPlan &plan, const CopyCostOptions &options)
+      : plan(plan), options(options) {}
+
+  const CopyPlan &plan;
+  CopyCostOptions options;
+  DenseMap<Block *, std::unique_ptr<BlockTimes>> blocks;
+  /// Kernel time of each op with regions, computed once.
+  DenseMap<Operation *, double> regionMicros;
+  std::vector<std::optional<std::pair<uint64_t, double>>> sizes;
+  /// Per copy, the time of the moved copies the copy in place would hold
+  /// back (every later copy moved).
+  std::vector<double> laterCopies;
+  llvm::DenseSet<int64_t> openedStreams;
+  uint64_t work = 0;
+
+  double kernelMicrosIn(Operation *op);
+  BlockTimes &times(Block *block) { return *blocks.find(block)->second; }
+  void buildBlock(Block *block, const llvm::DenseSet<Operation *> &moved);
+  void computeLaterCopies(Block *block, ArrayRef<const PlannedCopy *> copies);
+  int64_t lastDrainAtOrBefore(const BlockTimes &times, int64_t position);
+  int64_t placeOf(const BlockTimes &times, const PlannedCopy &copy) const;
+};
+
+/// Kernel time of the dispatches `op` runs: a loop's body times its constant
+/// trip count (unbounded if the count is not constant and the body runs
+/// kernels), a branch's longest region. Calls count nothing.
+double CopyCostModel::State::kernelMicrosIn(Operation *op) {
+  ++work;
+  if (auto dispatch = dyn_cast<DispatchOp>(op))
+    return std::max(0.0, getDeclaredKernelMicros(dispatch).value_or(
+                             options.defaultKernelUs));
+  if (op->getNumRegions() == 0)
+    return 0;
+  if (auto known = regionMicros.find(op); known != regionMicros.end())
+    return known->second;
+  double longestRegion = 0;
+  for (Region &region : op->getRegions()) {
+    double sum = 0;
+    for (Block &block : region)
+      for (Operation &nested : block)
+        sum += kernelMicrosIn(&nested);
+    longestRegion = std::max(longestRegion, sum);
+  }
+  double micros = longestRegion;
+  if (auto loop = dyn_cast<scf::ForOp>(op); loop && longestRegion != 0) {
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    micros = trips ? longestRegion * double(trips->getZExtValue()) : kUnbounded;
+  }
+  regionMicros[op] = micros;
+  return micros;
 }
 
-/// The time of the moved copies that the copy in place would hold back, up
-/// to the next op that makes the host wait: those that start after its
-/// place in its block (the host, waiting, issues none of them), and those
-/// in its direction after it in program order wherever they start (the
-/// copies in place keep them behind it).
-static double laterCopiesMicros(const CopyPlan &plan, const PlannedCopy &copy,
-                                const CopyCostOptions &options) {
-  llvm::SmallPtrSet<Operation *, 8> moved;
-  for (const PlannedCopy &planned : plan.copies)
-    moved.insert(planned.original);
-  Block *block = copy.original->getBlock();
-  Operation *drain = nullptr;
-  for (Operation *op = copy.original->getNextNode(); op;
-       op = op->getNextNode())
-    if (drainsMainStream(op, moved)) {
-      drain = op;
-      break;
-    }
-  auto within = [&](Operation *op) {
-    return op && op->getBlock() == block &&
-           copy.original->isBeforeInBlock(op) &&
-           (!drain || op->isBeforeInBlock(drain));
+void CopyCostModel::State::buildBlock(Block *block,
+                                      const llvm::DenseSet<Operation *> &moved) {
+  auto times = std::make_unique<BlockTimes>();
+  int64_t position = 0;
+  for (Operation &op : *block) {
+    times->position[&op] = position;
+    double micros = kernelMicrosIn(&op);
+    bool unbounded = micros == kUnbounded;
+    times->kernelPrefix.push_back(times->kernelPrefix.back() +
+                                  (unbounded ? 0 : micros));
+    times->unboundedPrefix.push_back(times->unboundedPrefix.back() +
+                                     (unbounded ? 1 : 0));
+    if ((isa<CopyH2DOp, CopyD2HOp>(op) && !moved.contains(&op)) ||
+        isa<SyncOp>(op))
+      times->fixedDrains.push_back(position);
+    ++position;
+  }
+  blocks[block] = std::move(times);
+}
+
+/// The time of the moved copies the copy in place would hold back, up to
+/// the next op that makes the host wait: those that start after its place
+/// in its block (the host, waiting, issues none of them), and those in its
+/// direction after it in program order wherever they start (the copies in
+/// place keep them behind it). With every later copy moved this depends on
+/// the plan alone: computed for all copies of a block at once.
+void CopyCostModel::State::computeLaterCopies(
+    Block *block, ArrayRef<const PlannedCopy *> copies) {
+  BlockTimes &times = this->times(block);
+  struct Entry {
+    unsigned id;
+    int64_t original, at, drain;
+    bool toHost;
+    double micros;
   };
-  double sum = 0;
-  for (const PlannedCopy &later : plan.copies) {
-    if (&later == &copy || later.block != block)
-      continue;
-    bool startsAfter = within(later.at.anchor);
-    bool behindOnEngine =
-        later.toHost == copy.toHost && within(later.original);
-    if (!startsAfter && !behindOnEngine)
-      continue;
-    if (auto size = copySizeAndMicros(later, options))
-      sum += size->second;
+  SmallVector<Entry> entries;
+  for (const PlannedCopy *copy : copies) {
+    Entry entry;
+    entry.id = copy->id;
+    entry.original = times.positionOf(copy->original);
+    entry.at = copy->at.anchor ? times.positionOf(copy->at.anchor) : -1;
+    auto next = llvm::upper_bound(times.fixedDrains, entry.original);
+    work += searchSteps(times.fixedDrains.size());
+    entry.drain = next == times.fixedDrains.end() ? times.size() : *next;
+    entry.toHost = copy->toHost;
+    entry.micros = sizes[copy->id] ? sizes[copy->id]->second : 0.0;
+    entries.push_back(entry);
   }
-  return sum;
+  llvm::sort(entries, [](const Entry &lhs, const Entry &rhs) {
+    return lhs.original < rhs.original;
+  });
+  work += entries.size() * searchSteps(entries.size());
+
+  // Copies that start after the copy's place and before the drain: sorted by
+  // where they start.
+  SmallVector<std::pair<int64_t, double>> starts;
+  for (const Entry &entry : entries)
+    if (entry.at >= 0)
+      starts.push_back({entry.at, entry.micros});
+  llvm::sort(starts);
+  std::vector<double> startsPrefix{0.0};
+  for (auto &[at, micros] : starts)
+    startsPrefix.push_back(startsPrefix.back() + micros);
+  auto startsWithin = [&](int64_t after, int64_t before) {
+    auto lower = llvm::upper_bound(
+        starts, std::make_pair(after, kUnbounded));
+    auto upper = llvm::lower_bound(
+        starts, std::make_pair(before, -kUnbounded));
+    work += 2 * searchSteps(starts.size());
+    if (upper <= lower)
+      return 0.0;
+    return startsPrefix[upper - starts.begin()] -
+           startsPrefix[lower - starts.begin()];
+  };
+
+  for (bool toHost : {false, true}) {
+    SmallVector<const Entry *> direction;
+    for (const Entry &entry : entries)
+      if (entry.toHost == toHost)
+        direction.push_back(&entry);
+    std::vector<double> prefix{0.0};
+    for (const Entry *entry : direction)
+      prefix.push_back(prefix.back() + entry->micros);
+    // Copies of the direction after it in program order, before the drain.
+    auto behindWithin = [&](int64_t after, int64_t before) {
+      auto byOriginal = [](const Entry *entry, int64_t value) {
+        return entry->original < value;
+      };
+      auto lower = std::lower_bound(direction.begin(), direction.end(),
+                                    after + 1, byOriginal);
+      auto upper = std::lower_bound(direction.begin(), direction.end(),
+                                    before, byOriginal);
+      work += 2 * searchSteps(direction.size());
+      if (upper <= lower)
+        return 0.0;
+      return prefix[upper - direction.begin()] -
+             prefix[lower - direction.begin()];
+    };
+    // Those counted twice: in the direction, before the drain in program
+    // order, and starting after the copy's place (then after it in program
+    // order too). Answered offline: queries by drain, copies added by
+    // program order, summed by where they start.
+    SmallVector<const Entry *> queries(direction.begin(), direction.end());
+    llvm::sort(queries, [](const Entry *lhs, const Entry *rhs) {
+      return lhs->drain < rhs->drain;
+    });
+    work += queries.size() * searchSteps(queries.size());
+    SumTree byStart(size_t(times.size()) + 1);
+    double added = 0;
+    size_t next = 0;
+    for (const Entry *query : queries) {
+      for (; next < direction.size() && direction[next]->original < query->drain;
+           ++next) {
+        byStart.add(size_t(direction[next]->at + 1), direction[next]->micros,
+                    work);
+        added += direction[next]->micros;
+      }
+      double both = added - byStart.prefix(size_t(query->original + 2), work);
+      double sum = startsWithin(query->original, query->drain) +
+                   behindWithin(query->original, query->drain) - both;
+      laterCopies[query->id] = std::max(0.0, sum);
+    }
+  }
 }
 
-/// Whether `copy` is the first planned copy on its side stream: moving it
-/// makes the function use one more stream, which the host waits for at the
-/// return.
-static bool opensItsStream(const CopyPlan &plan, const PlannedCopy &copy) {
-  return llvm::none_of(plan.copies, [&](const PlannedCopy &other) {
-    return other.stream == copy.stream && other.id < copy.id;
-  });
+int64_t CopyCostModel::State::lastDrainAtOrBefore(const BlockTimes &times,
+                                                  int64_t position) {
+  int64_t last = -1;
+  auto fixed = llvm::upper_bound(times.fixedDrains, position);
+  work += searchSteps(times.fixedDrains.size());
+  if (fixed != times.fixedDrains.begin())
+    last = *std::prev(fixed);
+  auto declined = times.declined.upper_bound(position);
+  work += searchSteps(times.declined.size());
+  if (declined != times.declined.begin())
+    last = std::max(last, *std::prev(declined));
+  return last;
+}
+
+/// Where `copy` starts: its planned place, or just below the last copy in
+/// its direction left in place before it (copies keep their order on the
+/// copy engine).
+int64_t CopyCostModel::State::placeOf(const BlockTimes &times,
+                                      const PlannedCopy &copy) const {
+  int64_t at = copy.at.anchor ? times.positionOf(copy.at.anchor) : -1;
+  int64_t below = times.lastDeclined[copy.toHost ? 1 : 0];
+  if (below > at && below < times.positionOf(copy.original))
+    at = below;
+  return at;
+}
+
+CopyCostModel::CopyCostModel(const CopyPlan &plan,
+                             const CopyCostOptions &options)
+    : state(std::make_unique<State>(plan, options)) {
+  llvm::DenseSet<Operation *> moved;
+  DenseMap<Block *, SmallVector<const PlannedCopy *>> byBlock;
+  SmallVector<Block *> order;
+  for (const PlannedCopy &copy : plan.copies) {
+    moved.insert(copy.original);
+    auto [it, inserted] = byBlock.try_emplace(copy.block);
+    if (inserted)
+      order.push_back(copy.block);
+    it->second.push_back(&copy);
+    state->sizes.push_back(copySizeAndMicros(copy, options));
+  }
+  state->laterCopies.assign(plan.copies.size(), 0.0);
+  for (Block *block : order)
+    state->buildBlock(block, moved);
+  for (Block *block : order)
+    state->computeLaterCopies(block, byBlock[block]);
+}
+
+CopyCostModel::~CopyCostModel() = default;
+
+uint64_t CopyCostModel::getWork() const { return state->work; }
+
+CopyCostVerdict CopyCostModel::evaluate(const PlannedCopy &copy) {
+  CopyCostVerdict verdict;
+  const auto &size = state->sizes[copy.id];
+  if (!size)
+    return verdict;
+  verdict.bytes = size->first;
+  verdict.copyUs = size->second;
+  const CopyCostOptions &options = state->options;
+  BlockTimes &times = state->times(copy.block);
+  int64_t original = times.positionOf(copy.original);
+  int64_t at = state->placeOf(times, copy);
+  bool belowDeclined =
+      copy.at.anchor ? at != times.positionOf(copy.at.anchor) : at != -1;
+
+  // The kernels still in flight on the main stream where the copy is issued
+  // (back to the main-stream point it depends on, the last op that makes
+  // the host wait, or the block's start, where the lowering waits for the
+  // device); a copy below one left in place starts where the host waited.
+  int64_t stop = state->lastDrainAtOrBefore(times, at);
+  size_t dependencies = 0;
+  for (const PlannedDependency &dependency : copy.dependencies) {
+    int64_t anchor = -1;
+    if (dependency.kind == PlannedDependency::Kind::Record) {
+      anchor = dependency.recordAnchor
+                   ? times.positionOf(dependency.recordAnchor)
+                   : -1;
+      if (anchor <= at)
+        stop = std::max(stop, anchor);
+      // The host waited for the main stream at the copy left in place.
+      if (belowDeclined && anchor < at)
+        continue;
+    }
+    ++dependencies;
+  }
+  double window = times.kernelMicros(stop + 1, at + 1);
+  // Then the kernels issued after it, up to the first op that waits for it
+  // (or the place of the copy that does).
+  int64_t end = times.size();
+  if (copy.firstWaiter.copy) {
+    const PlannedCopy &waiter = state->plan.copies[*copy.firstWaiter.copy];
+    if (waiter.block == copy.block)
+      end = state->placeOf(times, waiter) + 1;
+  } else if (copy.firstWaiter.op) {
+    if (Operation *waiter =
+            copy.block->findAncestorOpInBlock(*copy.firstWaiter.op))
+      end = times.positionOf(waiter);
+  }
+  window += times.kernelMicros(at + 1, end);
+  verdict.windowUs = window;
+
+  // The copy in place makes the host wait for it, and the device then waits
+  // for the host to issue the next op.
+  double inPlaceUs = options.hostSyncUs + options.launchUs;
+  // Meanwhile the copies moved after it cannot start: moving it lets them
+  // run during what the host would have waited out (the kernels still in
+  // flight where it stands, then the copy itself).
+  int64_t drain = state->lastDrainAtOrBefore(times, original - 1);
+  double hostWaitInPlace =
+      verdict.copyUs + times.kernelMicros(drain + 1, original);
+  verdict.releasedUs =
+      std::min(hostWaitInPlace, state->laterCopies[copy.id]);
+  verdict.savingUs = std::min(verdict.copyUs, verdict.windowUs) + inPlaceUs +
+                     verdict.releasedUs;
+  // The host spends the joins while the device runs the kernels beside the
+  // copy: only what they do not cover delays the program.
+  verdict.overheadUs = std::max(
+      0.0, joinMicros(copy, dependencies, options) - verdict.windowUs);
+  // The host waits for a stream the function did not use before at the
+  // return, once the device is done: nothing hides that.
+  if (!state->openedStreams.contains(copy.stream))
+    verdict.overheadUs += options.hostSyncUs;
+  return verdict;
+}
+
+void CopyCostModel::markMoved(const PlannedCopy &copy) {
+  state->openedStreams.insert(copy.stream);
+}
+
+CopyCostVerdict CopyCostModel::decide(const PlannedCopy &copy) {
+  CopyCostVerdict verdict = evaluate(copy);
+  if (verdict.worthMoving()) {
+    markMoved(copy);
+    return verdict;
+  }
+  BlockTimes &times = state->times(copy.block);
+  int64_t position = times.positionOf(copy.original);
+  times.declined.insert(position);
+  int64_t &last = times.lastDeclined[copy.toHost ? 1 : 0];
+  last = std::max(last, position);
+  state->work += searchSteps(times.declined.size());
+  return verdict;
 }
 
 CopyCostVerdict overlap::evaluateCopyCost(const CopyPlan &plan,
                                           const PlannedCopy &copy,
                                           const CopyCostOptions &options) {
-  CopyCostVerdict verdict;
-  auto size = copySizeAndMicros(copy, options);
-  if (!size)
-    return verdict;
-  verdict.bytes = size->first;
-  verdict.copyUs = size->second;
-  verdict.windowUs = windowMicros(plan, copy, options.defaultKernelUs);
-  // The copy in place makes the host wait for it, and the device then waits
-  // for the host to issue the next op.
-  double inPlaceUs = options.hostSyncUs + options.launchUs;
-  // Meanwhile the copies moved after it cannot start: moving it lets them
-  // run during what the host would have waited out.
-  verdict.releasedUs =
-      std::min(hostWaitInPlaceMicros(plan, copy, verdict.copyUs,
-                                     options.defaultKernelUs),
-               laterCopiesMicros(plan, copy, options));
-  verdict.savingUs = std::min(verdict.copyUs, verdict.windowUs) + inPlaceUs +
-                     verdict.releasedUs;
-  // The host spends the joins while the device runs the kernels beside the
-  // copy: only what they do not cover delays the program.
-  verdict.overheadUs =
-      std::max(0.0, joinMicros(copy, options) - verdict.windowUs);
-  // The host waits for a stream the function did not use before at the
-  // return, once the device is done: nothing hides that.
-  if (opensItsStream(plan, copy))
-    verdict.overheadUs += options.hostSyncUs;
-  return verdict;
+  CopyCostModel model(plan, options);
+  for (const PlannedCopy &other : plan.copies)
+    if (other.id < copy.id)
+      model.markMoved(other);
+  return model.evaluate(copy);
 }
 
 std::string CopyCostVerdict::describe() const {

@@ -13,9 +13,20 @@ void OpenCopies::track(PlannedCopy *copy) {
     bySlot[slot].push_back(copy);
   for (unsigned slot : copy->sourceSlots)
     bySourceSlot[slot].push_back(copy);
-  if (copy->toHost)
+  if (copy->toHost) {
     hostWriters.push_back(copy);
-  else if (HostBufferAliasing::getOrigin(copy->hostRoot) ==
+    switch (HostBufferAliasing::getOrigin(copy->hostRoot)) {
+    case HostBufferOrigin::Allocation:
+      writersByAllocation[copy->hostRoot].push_back(copy);
+      break;
+    case HostBufferOrigin::Unknown:
+      writersOfUnknownRoots.push_back(copy);
+      break;
+    case HostBufferOrigin::Argument:
+      writersByArgument[copy->hostRoot].push_back(copy);
+      break;
+    }
+  } else if (HostBufferAliasing::getOrigin(copy->hostRoot) ==
            HostBufferOrigin::Allocation)
     byHostRoot[copy->hostRoot].push_back(copy);
   else
@@ -108,19 +119,52 @@ void OpenCopies::collectHostConflicts(const SideAccess &side, bool onHost,
 void OpenCopies::collectHostWriterConflicts(const SideAccess &side,
                                             bool onHost, bool everything,
                                             Orders &orders) {
-  llvm::erase_if(hostWriters,
-                 [](PlannedCopy *copy) { return copy->hostCovered; });
   bool any = everything || side.anyHostWrite || side.anyHostRead;
-  for (PlannedCopy *copy : hostWriters) {
-    if (!onHost && copy->deviceCovered)
-      continue;
-    auto touches = [&](Value root) {
-      return hostAliasing.mayAlias(root, copy->hostRoot);
-    };
-    if (any || llvm::any_of(side.hostWrites, touches) ||
-        llvm::any_of(side.hostReads, touches))
-      orders.add(copy, onHost,
-                 OrderReason::of(everything ? HazardKind::UnknownAccess
-                                            : HazardKind::HostBuffer));
+  if (!any && side.hostWrites.empty() && side.hostReads.empty())
+    return;
+  OrderReason reason = OrderReason::of(everything ? HazardKind::UnknownAccess
+                                                  : HazardKind::HostBuffer);
+  // The copies found, added in planning order.
+  SmallVector<PlannedCopy *> found;
+  auto visitList = [&](SmallVectorImpl<PlannedCopy *> &copies) {
+    llvm::erase_if(copies,
+                   [](PlannedCopy *copy) { return copy->hostCovered; });
+    for (PlannedCopy *copy : copies)
+      if (onHost || !copy->deviceCovered)
+        found.push_back(copy);
+  };
+  auto addFound = [&] {
+    llvm::sort(found, [](PlannedCopy *lhs, PlannedCopy *rhs) {
+      return lhs->id < rhs->id;
+    });
+    for (PlannedCopy *copy : found)
+      orders.add(copy, onHost, reason);
+  };
+  if (any) {
+    visitList(hostWriters);
+    return addFound();
   }
+  auto visitRoot = [&](Value root) {
+    switch (HostBufferAliasing::getOrigin(root)) {
+    case HostBufferOrigin::Unknown:
+      return visitList(hostWriters);
+    case HostBufferOrigin::Allocation:
+      if (auto it = writersByAllocation.find(root);
+          it != writersByAllocation.end())
+        visitList(it->second);
+      break;
+    case HostBufferOrigin::Argument:
+      // The arguments that may alias it (few distinct roots).
+      for (auto &[argument, copies] : writersByArgument)
+        if (hostAliasing.mayAlias(root, argument))
+          visitList(copies);
+      break;
+    }
+    visitList(writersOfUnknownRoots);
+  };
+  for (Value root : side.hostWrites)
+    visitRoot(root);
+  for (Value root : side.hostReads)
+    visitRoot(root);
+  addFound();
 }

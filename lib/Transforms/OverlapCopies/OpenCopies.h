@@ -13,6 +13,7 @@
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::vyre::overlap {
@@ -63,8 +64,12 @@ public:
   /// reading roots that are not allocations.
   DenseMap<Value, SmallVector<PlannedCopy *>> byHostRoot;
   SmallVector<PlannedCopy *> openHostRoots;
-  /// Copies into the host the host has not synchronized with.
+  /// Copies into the host the host has not synchronized with; and the same
+  /// by the root they write: an allocation, an argument, or another root.
   SmallVector<PlannedCopy *> hostWriters;
+  DenseMap<Value, SmallVector<PlannedCopy *>> writersByAllocation;
+  llvm::MapVector<Value, SmallVector<PlannedCopy *>> writersByArgument;
+  SmallVector<PlannedCopy *> writersOfUnknownRoots;
   /// Every copy of the block, in order.
   SmallVector<PlannedCopy *> all;
   /// Slots that main-stream work since the host last waited for the main

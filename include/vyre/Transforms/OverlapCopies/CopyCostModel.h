@@ -19,6 +19,8 @@
 
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -62,7 +64,40 @@ struct CopyCostVerdict {
   std::string describe() const;
 };
 
-/// Estimates what moving planned copy `copy` of `plan` saves and costs.
+/// The cost model over one plan, which decides the copies in one sweep in
+/// planning order (program order, block by block): each copy is weighed with
+/// the copies decided before it as decided (a copy left in place makes the
+/// host wait there, and later copies in its direction stay behind it) and
+/// the copies after it moved. Building the model costs O(n log n) in the ops
+/// of the blocks that hold copies; weighing a copy costs O(log n), whatever
+/// the shape of the program (docs/OverlapCopies.md).
+class CopyCostModel {
+public:
+  CopyCostModel(const CopyPlan &plan, const CopyCostOptions &options);
+  ~CopyCostModel();
+  CopyCostModel(const CopyCostModel &) = delete;
+  CopyCostModel &operator=(const CopyCostModel &) = delete;
+
+  /// Estimates what moving `copy` saves and costs, given the decisions so
+  /// far.
+  CopyCostVerdict evaluate(const PlannedCopy &copy);
+  /// Weighs `copy` and records the decision: moved if it pays, else left in
+  /// place. Decide the copies in planning order.
+  CopyCostVerdict decide(const PlannedCopy &copy);
+  /// Records that `copy` is moved, without weighing it.
+  void markMoved(const PlannedCopy &copy);
+
+  /// The model's work so far, in elementary steps (ops summed, search and
+  /// tree steps), for tests of how it grows with the program.
+  uint64_t getWork() const;
+
+private:
+  struct State;
+  std::unique_ptr<State> state;
+};
+
+/// Estimates what moving planned copy `copy` of `plan` saves and costs, with
+/// every other copy moved.
 CopyCostVerdict evaluateCopyCost(const CopyPlan &plan, const PlannedCopy &copy,
                                  const CopyCostOptions &options);
 
