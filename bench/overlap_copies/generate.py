@@ -13,7 +13,19 @@ With --gpu, the same program in the upstream gpu dialect, as a compiler that
 targets it writes it before `--gpu-async-region`: `gpu.alloc`, synchronous
 `gpu.memcpy` both ways, `gpu.launch_func` and the same op count and mix.
 
-Usage: generate.py N [--gpu] > out.mlir
+With --shape, a shape built to defeat windows and indexes instead (the same
+op count, in either dialect):
+  copies-first     every copy first, then every kernel (a parameter-loading
+                   prologue): each copy's window spans the whole function;
+  one-buffer       one buffer that every kernel reads, and that every 64th
+                   copy writes;
+  many-functions   functions of about 20 ops each;
+  deep-nesting     loops nested up to 1,000 deep, a copy and kernels at each
+                   level;
+  host-slices      copies in from rows of one host array, and back into rows
+                   of another.
+
+Usage: generate.py N [--gpu] [--shape NAME] > out.mlir
 """
 
 import sys
@@ -23,12 +35,187 @@ HOSTS = 8
 KERNELS = 16
 
 
+class Writer:
+    """Writes copies, kernels and allocations in vyre or the gpu dialect."""
+
+    TY = "memref<1024xf32>"
+
+    def __init__(self, out, gpu):
+        self.w = out.write
+        self.gpu = gpu
+        self.ops = 0
+
+    def alloc(self, name, indent):
+        op = "gpu.alloc () :" if self.gpu else "vyre.alloc :"
+        self.w(f"{indent}%{name} = {op} {self.TY}\n")
+        self.ops += 1
+
+    def h2d(self, host, dev, indent, host_ty=None):
+        host_ty = host_ty or self.TY
+        if self.gpu:
+            self.w(f"{indent}gpu.memcpy %{dev}, %{host} : {self.TY}, {host_ty}\n")
+        else:
+            self.w(f"{indent}vyre.copy_h2d %{host} to %{dev} : {host_ty} to "
+                   f"{self.TY}\n")
+        self.ops += 1
+
+    def d2h(self, dev, host, indent, host_ty=None):
+        host_ty = host_ty or self.TY
+        if self.gpu:
+            self.w(f"{indent}gpu.memcpy %{host}, %{dev} : {host_ty}, {self.TY}\n")
+        else:
+            self.w(f"{indent}vyre.copy_d2h %{dev} to %{host} : {self.TY} to "
+                   f"{host_ty}\n")
+        self.ops += 1
+
+    def kernel(self, k, args, indent):
+        names = ", ".join(f"%{a}" for a in args)
+        types = ", ".join(self.TY for _ in args)
+        if self.gpu:
+            pairs = ", ".join(f"%{a} : {self.TY}" for a in args)
+            self.w(f"{indent}gpu.launch_func @kernels::@k{k} blocks in (%c4, "
+                   f"%c1, %c1) threads in (%c256, %c1, %c1) args({pairs})\n")
+        else:
+            self.w(f"{indent}vyre.dispatch @kernels::@k{k} blocks(%c4, %c1, "
+                   f"%c1) threads(%c256, %c1, %c1) args({names} : {types})\n")
+        self.ops += 1
+
+    def constants(self, indent):
+        for value in (0, 1, 2, 4, 256):
+            self.w(f"{indent}%c{value} = arith.constant {value} : index\n")
+        self.ops += 5
+
+
+def kernels_module(w):
+    w("  gpu.module @kernels {\n")
+    for k in range(KERNELS):
+        w(f"    gpu.func @k{k}(%w: memref<1024xf32>, %x: memref<1024xf32>, "
+          f"%y: memref<1024xf32>) kernel {{\n")
+        w("      %i = gpu.thread_id x\n")
+        w("      %a = memref.load %w[%i] : memref<1024xf32>\n")
+        w("      %b = memref.load %x[%i] : memref<1024xf32>\n")
+        w("      %c = arith.addf %a, %b : f32\n")
+        w("      memref.store %c, %y[%i] : memref<1024xf32>\n")
+        w("      gpu.return\n    }\n")
+    w("  }\n")
+
+
+def host_args(count):
+    return ", ".join(f"%h{i}: memref<1024xf32> {{vyre.pinned, llvm.noalias}}"
+                     for i in range(count))
+
+
+def shape_copies_first(out, target, gpu):
+    g = Writer(out, gpu)
+    g.w(f"  func.func @prologue({host_args(HOSTS)}) {{\n")
+    g.constants("    ")
+    count = max(1, (target - 8) // 3)
+    for b in range(count):
+        g.alloc(f"d{b}", "    ")
+    for b in range(count):
+        g.h2d(f"h{b % HOSTS}", f"d{b}", "    ")
+    for b in range(count):
+        g.kernel(b % KERNELS, [f"d{b}", f"d{b}", f"d{(b + 1) % count}"], "    ")
+    g.w("    return\n  }\n")
+
+
+def shape_one_buffer(out, target, gpu):
+    g = Writer(out, gpu)
+    g.w(f"  func.func @shared({host_args(HOSTS)}) {{\n")
+    g.constants("    ")
+    g.alloc("shared", "    ")
+    for b in range(POOL):
+        g.alloc(f"d{b}", "    ")
+    i = 0
+    while g.ops < target:
+        dev = "shared" if i % 64 == 63 else f"d{i % POOL}"
+        g.h2d(f"h{i % HOSTS}", dev, "    ")
+        g.kernel(i % KERNELS, ["shared", f"d{i % POOL}",
+                               f"d{(i + 1) % POOL}"], "    ")
+        i += 1
+    g.w("    return\n  }\n")
+
+
+def shape_many_functions(out, target, gpu):
+    count = max(1, target // 20)
+    for f in range(count):
+        g = Writer(out, gpu)
+        g.w(f"  func.func @f{f}({host_args(2)}) {{\n")
+        g.constants("    ")
+        for b in range(4):
+            g.alloc(f"d{b}", "    ")
+        for i in range(3):
+            g.h2d(f"h{i % 2}", f"d{i}", "    ")
+            g.kernel((f + i) % KERNELS, [f"d{i}", f"d{i + 1}", f"d{3}"],
+                     "    ")
+        g.d2h("d3", "h1", "    ")
+        g.w("    return\n  }\n")
+
+
+def shape_deep_nesting(out, target, gpu):
+    g = Writer(out, gpu)
+    depth = max(1, min(target // 10, 1000))
+    per_level = max(1, (target // depth - 2) // 2)
+    g.w(f"  func.func @nest({host_args(HOSTS)}) {{\n")
+    g.constants("    ")
+    for b in range(4):
+        g.alloc(f"d{b}", "    ")
+    for level in range(depth):
+        indent = "    " + "  " * level
+        for i in range(per_level):
+            g.h2d(f"h{(level + i) % HOSTS}", f"d{i % 3}", indent)
+            g.kernel((level + i) % KERNELS, [f"d{i % 3}", "d3", "d3"], indent)
+        g.w(f"{indent}scf.for %i{level} = %c0 to %c2 step %c1 {{\n")
+        g.ops += 1
+    for level in reversed(range(depth)):
+        g.w("    " + "  " * level + "}\n")
+    g.w("    return\n  }\n")
+
+
+def shape_host_slices(out, target, gpu):
+    g = Writer(out, gpu)
+    rows = max(1, (target - 80) // 5)
+    big = f"memref<{rows}x1024xf32>"
+    g.w(f"  func.func @slices(%in: {big} {{vyre.pinned, llvm.noalias}}, "
+        f"%out: {big} {{vyre.pinned, llvm.noalias}}) {{\n")
+    g.constants("    ")
+    for b in range(POOL):
+        g.alloc(f"d{b}", "    ")
+    for r in range(rows):
+        row = f"memref<1024xf32, strided<[1], offset: {r * 1024}>>"
+        g.w(f"    %in{r} = memref.subview %in[{r}, 0] [1, 1024] [1, 1] : "
+            f"{big} to {row}\n")
+        g.w(f"    %out{r} = memref.subview %out[{r}, 0] [1, 1024] [1, 1] : "
+            f"{big} to {row}\n")
+        g.ops += 2
+        a, b = f"d{(2 * r) % POOL}", f"d{(2 * r + 1) % POOL}"
+        g.h2d(f"in{r}", a, "    ", row)
+        g.kernel(r % KERNELS, [a, a, b], "    ")
+        g.d2h(b, f"out{r}", "    ", row)
+    g.w("    return\n  }\n")
+
+
+SHAPES = {
+    "copies-first": shape_copies_first,
+    "one-buffer": shape_one_buffer,
+    "many-functions": shape_many_functions,
+    "deep-nesting": shape_deep_nesting,
+    "host-slices": shape_host_slices,
+}
+
+
 def main():
     target = int(sys.argv[1])
     gpu = "--gpu" in sys.argv[2:]
     out = sys.stdout
     w = out.write
     w("module attributes {gpu.container_module} {\n")
+    if "--shape" in sys.argv:
+        shape = sys.argv[sys.argv.index("--shape") + 1]
+        kernels_module(w)
+        SHAPES[shape](out, target, gpu)
+        w("}\n")
+        return
     w("  gpu.module @kernels {\n")
     for k in range(KERNELS):
         w(f"    gpu.func @k{k}(%w: memref<1024xf32>, %x: memref<1024xf32>, "

@@ -204,3 +204,24 @@ OpFootprint mlir::vyre::computeOpFootprint(Operation *op,
   });
   return footprint;
 }
+
+OpFootprint OpFootprintCache::get(Operation *op) {
+  if (op->getNumRegions() == 0)
+    return computeOwnFootprint(op, slots);
+  return getWithRegions(op);
+}
+
+const OpFootprint &OpFootprintCache::getWithRegions(Operation *op) {
+  if (auto known = withRegions.find(op); known != withRegions.end())
+    return *known->second;
+  auto footprint = std::make_unique<OpFootprint>(computeOwnFootprint(op, slots));
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block) {
+        if (nested.getNumRegions() == 0)
+          footprint->merge(computeOwnFootprint(&nested, slots));
+        else
+          footprint->merge(getWithRegions(&nested));
+      }
+  return *(withRegions[op] = std::move(footprint));
+}

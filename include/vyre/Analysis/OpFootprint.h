@@ -13,7 +13,10 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <memory>
 
 namespace mlir::vyre {
 
@@ -60,6 +63,24 @@ struct OpFootprint {
 /// from `slots`; buffers resolve to their roots through views. Ops with
 /// regions are the union of the ops inside them.
 OpFootprint computeOpFootprint(Operation *op, const SlotAccessAnalysis &slots);
+
+/// Footprints of ops, those of ops with regions computed once: such an op's
+/// footprint is merged from those of the ops directly in its regions, so the
+/// footprints of every op of a nest of depth d cost O(n) merges, not
+/// O(n * d) walks. Valid while the IR it was asked about does not change.
+class OpFootprintCache {
+public:
+  explicit OpFootprintCache(const SlotAccessAnalysis &slots) : slots(slots) {}
+
+  /// The footprint of `op`, as `computeOpFootprint` computes it.
+  OpFootprint get(Operation *op);
+
+private:
+  const OpFootprint &getWithRegions(Operation *op);
+
+  const SlotAccessAnalysis &slots;
+  llvm::DenseMap<Operation *, std::unique_ptr<OpFootprint>> withRegions;
+};
 
 } // namespace mlir::vyre
 

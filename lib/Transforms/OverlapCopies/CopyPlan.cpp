@@ -87,7 +87,7 @@ const FunctionHostWrites &PlanContext::getFunctionHostWrites() {
   OpFootprint everything;
   for (Block &block : plan.function.getFunctionBody())
     for (Operation &op : block)
-      everything.merge(computeOpFootprint(&op, slots));
+      everything.merge(footprints.get(&op));
   FunctionHostWrites &writes = functionHostWrites.emplace();
   writes.anyRoot = everything.unknown || everything.device.anyHostWrite ||
                    everything.host.anyHostWrite;

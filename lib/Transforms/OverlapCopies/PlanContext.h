@@ -9,6 +9,7 @@
 #define VYRE_TRANSFORMS_OVERLAPCOPIES_PLANCONTEXT_H
 
 #include "vyre/Analysis/HostBufferAliasing.h"
+#include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 
@@ -29,11 +30,14 @@ struct FunctionHostWrites {
 class PlanContext {
 public:
   PlanContext(CopyPlan &plan, const SlotAccessAnalysis &slots)
-      : plan(plan), slots(slots), hostAliasing(plan.function) {}
+      : plan(plan), slots(slots), hostAliasing(plan.function),
+        footprints(slots) {}
 
   CopyPlan &plan;
   const SlotAccessAnalysis &slots;
   HostBufferAliasing hostAliasing;
+  /// What each op touches; planning does not change the IR.
+  OpFootprintCache footprints;
 
   /// The planned copies placed after each op of a block (null: at its
   /// start), in order.

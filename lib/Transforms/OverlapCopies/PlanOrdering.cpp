@@ -74,7 +74,7 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
     // Device code gets no host waits: the op as a whole waits before it.
     if (op.getNumRegions() != 0 && !hasDeviceCodeRegions(&op)) {
       AccessSummary nestedInFlight = open.mainInFlight;
-      nestedInFlight.merge(computeOpFootprint(&op, slots).device.slots);
+      nestedInFlight.merge(context.footprints.get(&op).device.slots);
       for (Region &region : op.getRegions())
         for (Block &nested : region)
           planBlock(nested, nestedInFlight);
@@ -87,7 +87,7 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
     if (isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(op)) {
       orderForeignCopy(&op, open);
     } else {
-      OpFootprint footprint = computeOpFootprint(&op, slots);
+      OpFootprint footprint = context.footprints.get(&op);
       if (!footprint.isEmpty())
         orderBefore(&op, footprint, open);
       open.kernels += footprint.numKernels;
@@ -150,7 +150,7 @@ void OrderingPlanner::startTracking(PlannedCopy *copy, OpenCopies &open) {
 /// the slots it reads or writes, and those reading or writing the host
 /// buffer it touches).
 void OrderingPlanner::orderForeignCopy(Operation *foreign, OpenCopies &open) {
-  OpFootprint footprint = computeOpFootprint(foreign, slots);
+  OpFootprint footprint = context.footprints.get(foreign);
   Orders orders;
   open.collectSlotConflicts(footprint.device.slots, /*onHost=*/false, orders);
   open.collectHostConflicts(footprint.device, /*onHost=*/false,
@@ -260,12 +260,23 @@ void OrderingPlanner::mainStreamDone(OpenCopies &open) {
 
 SmallVector<unsigned>
 OrderingPlanner::minimalCopies(ArrayRef<PlannedCopy *> copies) {
-  // Drop the copies another of them implies.
+  // Drop the copies another of them implies. The copies given are not yet
+  // waited for; a copy that is implies only copies that are, and copies
+  // imply earlier ones: the search stops at either, so that it looks at the
+  // copies since the earliest given, not at every copy before it. (Stopping
+  // early can only keep a copy another implies: one wait too many, never
+  // one too few.)
+  unsigned earliest = copies.empty() ? 0 : copies.front()->id;
+  for (PlannedCopy *copy : copies)
+    earliest = std::min(earliest, copy->id);
   llvm::SmallPtrSet<PlannedCopy *, 8> implied;
   SmallVector<PlannedCopy *> worklist;
   auto pushImplied = [&](PlannedCopy *copy) {
-    for (unsigned prior : copy->implies)
-      worklist.push_back(&plan.copies[prior]);
+    for (unsigned prior : copy->implies) {
+      PlannedCopy *priorCopy = &plan.copies[prior];
+      if (priorCopy->id >= earliest && !priorCopy->deviceCovered)
+        worklist.push_back(priorCopy);
+    }
   };
   for (PlannedCopy *copy : copies)
     pushImplied(copy);

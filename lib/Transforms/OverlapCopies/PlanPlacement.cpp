@@ -49,7 +49,7 @@ void PlacementPlanner::planBlock(Block &block) {
     if (declined && isa<CopyD2HOp>(op))
       for (unsigned i = 1; i <= options.d2hStreams; ++i)
         state.lastCopyOnStream[int64_t(options.sideStreams + i)] = stamp;
-    state.last.note(stamp, computeOpFootprint(&op, slots));
+    state.last.note(stamp, context.footprints.get(&op));
     previous = stamp;
   }
 }
@@ -92,7 +92,7 @@ std::optional<AsyncCopy> PlacementPlanner::asyncCopyAt(const Stamp &stamp) const
 bool PlacementPlanner::mayHaveDeviceWork(const Stamp &stamp) const {
   if (!stamp || stamp.copy)
     return static_cast<bool>(stamp);
-  OpFootprint footprint = computeOpFootprint(stamp.op, slots);
+  OpFootprint footprint = context.footprints.get(stamp.op);
   return footprint.unknown || footprint.numKernels != 0 ||
          !footprint.device.slots.isEmpty() || footprint.device.mayWriteHost();
 }
@@ -136,7 +136,7 @@ OrderReason PlacementPlanner::reasonToStayBelow(const Stamp &stamp,
   // A planned copy before this one writes the same slots.
   if (stamp.copy)
     return OrderReason::of(HazardKind::WriteWrite);
-  OpFootprint footprint = computeOpFootprint(stamp.op, slots);
+  OpFootprint footprint = context.footprints.get(stamp.op);
   AccessSummary earlier = footprint.device.slots;
   earlier.merge(footprint.host.slots);
   if (footprint.unknown)
