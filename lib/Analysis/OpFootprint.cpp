@@ -206,6 +206,7 @@ OpFootprint mlir::vyre::computeOpFootprint(Operation *op,
 }
 
 OpFootprint OpFootprintCache::get(Operation *op) {
+  ++steps;
   if (op->getNumRegions() == 0)
     return computeOwnFootprint(op, slots);
   return getWithRegions(op);
@@ -218,6 +219,7 @@ const OpFootprint &OpFootprintCache::getWithRegions(Operation *op) {
   for (Region &region : op->getRegions())
     for (Block &block : region)
       for (Operation &nested : block) {
+        ++steps;
         if (nested.getNumRegions() == 0)
           footprint->merge(computeOwnFootprint(&nested, slots));
         else

@@ -16,6 +16,7 @@
 #include "llvm/Support/thread.h"
 
 namespace mlir::vyre::test {
+void registerTestPlanWorkPass();
 void registerTestSlotAccessPass();
 void registerTestStreamBalancePass();
 void registerTestValueDigestPass();
@@ -24,6 +25,7 @@ void registerTestValueDigestPass();
 /// Test-only passes, from test/lib, that print analyses and check upstream's
 /// output for lit tests.
 static void registerTestPasses() {
+  mlir::vyre::test::registerTestPlanWorkPass();
   mlir::vyre::test::registerTestSlotAccessPass();
   mlir::vyre::test::registerTestStreamBalancePass();
   mlir::vyre::test::registerTestValueDigestPass();

@@ -74,12 +74,16 @@ public:
 
   /// The footprint of `op`, as `computeOpFootprint` computes it.
   OpFootprint get(Operation *op);
+  /// Footprints computed and merged so far, for tests of how the work grows
+  /// with the program.
+  uint64_t getSteps() const { return steps; }
 
 private:
   const OpFootprint &getWithRegions(Operation *op);
 
   const SlotAccessAnalysis &slots;
   llvm::DenseMap<Operation *, std::unique_ptr<OpFootprint>> withRegions;
+  uint64_t steps = 0;
 };
 
 } // namespace mlir::vyre

@@ -3,6 +3,7 @@
 #include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
 
 #include "vyre/Analysis/DeviceCosts.h"
+#include "vyre/Transforms/OverlapCopies/CopyRemarks.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
@@ -435,6 +436,49 @@ CopyCostVerdict CopyCostModel::decide(const PlannedCopy &copy) {
   last = std::max(last, position);
   state->work += searchSteps(times.declined.size());
   return verdict;
+}
+
+/// How many times the cost model weighs the copies: the second sweep weighs
+/// each copy still moved against the plan made with the first sweep's
+/// decisions (where copies left in place changed what the ones before them
+/// hold back). A constant: at most three plans, whatever the program.
+static constexpr unsigned kCostModelSweeps = 2;
+
+CopyPlan overlap::planCopyOverlapWithCosts(FunctionOpInterface function,
+                                           const SlotAccessAnalysis &slots,
+                                           PlanOptions &options,
+                                           const CopyCostOptions *costs,
+                                           PlanWork *work) {
+  PlanWork done;
+  CopyPlan plan = planCopyOverlap(function, slots, options);
+  ++done.plans;
+  done.planSteps += plan.steps;
+  for (unsigned sweep = 0; costs && sweep < kCostModelSweeps; ++sweep) {
+    CopyCostModel model(plan, *costs);
+    bool declinedAny = false;
+    for (const PlannedCopy &copy : plan.copies) {
+      ++done.copiesWeighed;
+      CopyCostVerdict verdict = model.decide(copy);
+      if (verdict.worthMoving())
+        continue;
+      options.leaveInPlace.insert(copy.original);
+      emitCopyDeclinedRemark(function, copy.original, verdict);
+      declinedAny = true;
+    }
+    done.costModelSteps += model.getWork();
+    if (!declinedAny)
+      break;
+    plan = planCopyOverlap(function, slots, options);
+    ++done.plans;
+    done.planSteps += plan.steps;
+  }
+  if (work) {
+    work->plans += done.plans;
+    work->planSteps += done.planSteps;
+    work->copiesWeighed += done.copiesWeighed;
+    work->costModelSteps += done.costModelSteps;
+  }
+  return plan;
 }
 
 CopyCostVerdict overlap::evaluateCopyCost(const CopyPlan &plan,

@@ -109,5 +109,6 @@ CopyPlan overlap::planCopyOverlap(FunctionOpInterface function,
   PlanContext context(plan, slots);
   planPlacement(context, options);
   planOrdering(context);
+  plan.steps = context.steps + context.footprints.getSteps();
   return plan;
 }

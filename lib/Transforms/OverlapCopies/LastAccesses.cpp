@@ -7,6 +7,10 @@ using namespace mlir::vyre;
 using namespace mlir::vyre::overlap;
 
 void LastAccesses::note(const Stamp &op, const OpFootprint &footprint) {
+  for (const SideAccess *side : {&footprint.device, &footprint.host})
+    steps += 1 + side->slots.getReads().size() +
+             side->slots.getWrites().size() + side->hostWrites.size() +
+             side->hostReads.size();
   if (footprint.unknown || footprint.device.slots.isUnknown() ||
       footprint.host.slots.isUnknown()) {
     anySlot = op;
@@ -49,6 +53,7 @@ void LastAccesses::note(const Stamp &op, const OpFootprint &footprint) {
 Stamp LastAccesses::lastDeviceReaderOf(Value hostRoot,
                                        HostBufferAliasing &aliasing) const {
   Stamp latest = anyDeviceHostRead;
+  steps += deviceHostRead.size();
   for (auto &[root, reader] : deviceHostRead)
     if (root == hostRoot || aliasing.mayAlias(root, hostRoot))
       latest.keepLatest(reader);
@@ -61,11 +66,13 @@ Stamp LastAccesses::lastWriterOf(Value hostRoot,
                                  HostBufferAliasing &aliasing) const {
   Stamp latest = anyWriter;
   if (HostBufferAliasing::getOrigin(hostRoot) == HostBufferOrigin::Unknown) {
+    steps += writers.size();
     for (auto &entry : writers)
       latest.keepLatest(entry.second);
     return latest;
   }
   latest.keepLatest(writers.lookup(hostRoot));
+  steps += 1 + openHostRoots.size();
   for (Value root : openHostRoots)
     if (aliasing.mayAlias(root, hostRoot))
       latest.keepLatest(writers.lookup(root));
@@ -77,6 +84,7 @@ void LastAccesses::noteCopyReadingSlots(ArrayRef<unsigned> slots,
                                         int64_t stream, const Stamp &copy) {
   for (unsigned slot : slots) {
     SmallVector<std::pair<int64_t, Stamp>, 2> &readers = copyReadingSlot[slot];
+    steps += 1 + readers.size();
     auto it = llvm::find_if(
         readers, [&](const auto &entry) { return entry.first == stream; });
     if (it != readers.end())

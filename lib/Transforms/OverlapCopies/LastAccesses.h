@@ -76,6 +76,8 @@ struct LastAccesses {
   /// device buffer copied as if it were host memory).
   DenseMap<unsigned, SmallVector<std::pair<int64_t, Stamp>, 2>>
       copyReadingSlot;
+  /// Entries looked at so far, for tests of how the work grows.
+  mutable uint64_t steps = 0;
 };
 
 } // namespace mlir::vyre::overlap

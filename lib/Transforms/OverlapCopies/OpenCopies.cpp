@@ -35,6 +35,7 @@ void OpenCopies::track(PlannedCopy *copy) {
 }
 
 ArrayRef<PlannedCopy *> OpenCopies::notDoneForHost() {
+  steps += 1 + all.size();
   llvm::erase_if(all,
                  [](PlannedCopy *copy) { return copy->hostCovered; });
   return all;
@@ -67,6 +68,7 @@ void OpenCopies::collectSlotConflicts(const AccessSummary &summary,
     auto it = map.find(slot);
     if (it == map.end())
       return;
+    steps += 1 + it->second.size();
     llvm::erase_if(it->second,
                    [](PlannedCopy *copy) { return !copy->isOpen(); });
     for (PlannedCopy *copy : it->second)
@@ -83,6 +85,7 @@ void OpenCopies::collectSlotConflicts(const AccessSummary &summary,
 void OpenCopies::collectHostConflicts(const SideAccess &side, bool onHost,
                                       bool everything, Orders &orders) {
   auto visit = [&](PlannedCopy *copy, HazardKind hazard) {
+    ++steps;
     if (copy->hostCovered || (!onHost && copy->deviceCovered))
       return;
     orders.add(copy, onHost, OrderReason::of(hazard));
@@ -101,12 +104,14 @@ void OpenCopies::collectHostConflicts(const SideAccess &side, bool onHost,
       continue;
     }
     auto it = byHostRoot.find(root);
+    ++steps;
     if (it != byHostRoot.end()) {
       llvm::erase_if(it->second,
                      [](PlannedCopy *copy) { return copy->hostCovered; });
       for (PlannedCopy *copy : it->second)
         visit(copy, HazardKind::HostBuffer);
     }
+    steps += openHostRoots.size();
     llvm::erase_if(openHostRoots,
                    [](PlannedCopy *copy) { return copy->hostCovered; });
     for (PlannedCopy *copy : openHostRoots)
@@ -127,6 +132,7 @@ void OpenCopies::collectHostWriterConflicts(const SideAccess &side,
   // The copies found, added in planning order.
   SmallVector<PlannedCopy *> found;
   auto visitList = [&](SmallVectorImpl<PlannedCopy *> &copies) {
+    steps += 1 + copies.size();
     llvm::erase_if(copies,
                    [](PlannedCopy *copy) { return copy->hostCovered; });
     for (PlannedCopy *copy : copies)
@@ -155,6 +161,7 @@ void OpenCopies::collectHostWriterConflicts(const SideAccess &side,
       break;
     case HostBufferOrigin::Argument:
       // The arguments that may alias it (few distinct roots).
+      steps += writersByArgument.size();
       for (auto &[argument, copies] : writersByArgument)
         if (hostAliasing.mayAlias(root, argument))
           visitList(copies);

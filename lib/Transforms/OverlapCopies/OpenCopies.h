@@ -77,6 +77,8 @@ public:
   AccessSummary mainInFlight;
   /// Kernels so far in the block.
   unsigned kernels = 0;
+  /// Copies looked at so far, for tests of how the work grows.
+  uint64_t steps = 0;
 
 private:
   HostBufferAliasing &hostAliasing;

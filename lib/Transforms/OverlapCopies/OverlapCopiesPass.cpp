@@ -25,37 +25,6 @@ using namespace mlir::vyre;
 
 namespace {
 
-/// How many times the cost model weighs the copies: the second sweep weighs
-/// each copy still moved against the plan made with the first sweep's
-/// decisions (where copies left in place changed what the ones before them
-/// hold back). A constant: at most three plans, whatever the program.
-constexpr unsigned kCostModelSweeps = 2;
-
-/// Weighs every planned copy, in planning order, leaving on the main stream
-/// each whose move the cost model finds does not pay, and says so; then
-/// plans again with those left in place.
-overlap::CopyPlan declineUnprofitableCopies(overlap::CopyPlan plan,
-                                            const SlotAccessAnalysis &slots,
-                                            overlap::PlanOptions &options,
-                                            const overlap::CopyCostOptions &costs) {
-  for (unsigned sweep = 0; sweep < kCostModelSweeps; ++sweep) {
-    overlap::CopyCostModel model(plan, costs);
-    bool declinedAny = false;
-    for (const overlap::PlannedCopy &copy : plan.copies) {
-      overlap::CopyCostVerdict verdict = model.decide(copy);
-      if (verdict.worthMoving())
-        continue;
-      options.leaveInPlace.insert(copy.original);
-      overlap::emitCopyDeclinedRemark(plan.function, copy.original, verdict);
-      declinedAny = true;
-    }
-    if (!declinedAny)
-      break;
-    plan = overlap::planCopyOverlap(plan.function, slots, options);
-  }
-  return plan;
-}
-
 struct OverlapCopiesPass
     : public vyre::impl::OverlapCopiesPassBase<OverlapCopiesPass> {
   using Base::Base;
@@ -117,12 +86,11 @@ struct OverlapCopiesPass
       overlap::emitHandWrittenAsyncRemark(function);
     overlap::PlanOptions options{hoist, sideStreams, asyncD2H && !handWritten,
                                  d2hStreams, {}};
-    overlap::CopyPlan plan = overlap::planCopyOverlap(function, slots, options);
-    if (costModel)
-      plan = declineUnprofitableCopies(
-          std::move(plan), slots, options,
-          {h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs, launchUs,
-           eventUs, hostSyncUs, streamCreateUs});
+    overlap::CopyCostOptions costs{h2dGBps,         d2hGBps,  copyLatencyUs,
+                                   defaultKernelUs, launchUs, eventUs,
+                                   hostSyncUs,      streamCreateUs};
+    overlap::CopyPlan plan = overlap::planCopyOverlapWithCosts(
+        function, slots, options, costModel ? &costs : nullptr);
     overlap::emitPlanRemarks(plan);
     overlap::applyCopyPlan(plan);
   }

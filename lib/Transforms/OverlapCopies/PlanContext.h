@@ -38,6 +38,9 @@ public:
   HostBufferAliasing hostAliasing;
   /// What each op touches; planning does not change the IR.
   OpFootprintCache footprints;
+  /// Elementary steps of planning (ops visited, entries looked at), for
+  /// tests of how the work grows with the program.
+  uint64_t steps = 0;
 
   /// The planned copies placed after each op of a block (null: at its
   /// start), in order.

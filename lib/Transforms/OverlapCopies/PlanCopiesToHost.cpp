@@ -50,6 +50,7 @@ SmallVector<PlannedDependency> PlacementPlanner::findCopyToHostDependencies(
     lastHostSlotAccess.keepLatest(last.slot.lookup(slot));
   follow(lastHostSlotAccess);
   SmallVector<std::pair<const std::pair<Value, int64_t> *, Stamp>> readers;
+  context.steps += last.copyReadingHost.size();
   for (auto &[key, reader] : last.copyReadingHost)
     if (context.hostAliasing.mayAlias(key.first, hostRoot))
       readers.push_back({&key, reader});

@@ -69,6 +69,7 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
   bool joined = false;
   startCopiesAfter(block, nullptr, open);
   for (Operation &op : block) {
+    ++context.steps;
     if (context.replaced.contains(&op))
       continue;
     // Device code gets no host waits: the op as a whole waits before it.
@@ -96,6 +97,7 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
   }
   if (!joined)
     joinAtEnd(block, nullptr, open);
+  context.steps += open.steps + open.all.size();
 }
 
 void OrderingPlanner::startCopiesAfter(Block &block, Operation *anchor,
@@ -280,7 +282,9 @@ OrderingPlanner::minimalCopies(ArrayRef<PlannedCopy *> copies) {
   };
   for (PlannedCopy *copy : copies)
     pushImplied(copy);
+  context.steps += 1 + copies.size();
   while (!worklist.empty()) {
+    ++context.steps;
     PlannedCopy *copy = worklist.pop_back_val();
     if (implied.insert(copy).second)
       pushImplied(copy);

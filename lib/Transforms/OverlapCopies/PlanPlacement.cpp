@@ -26,6 +26,7 @@ void PlacementPlanner::planBlock(Block &block) {
   state.block = &block;
   Stamp previous;
   for (Operation &op : block) {
+    ++context.steps;
     Stamp stamp{{&op, 0}, &op, std::nullopt};
     // Device code holds no copies to place, and gets no host ops.
     if (!hasDeviceCodeRegions(&op))
@@ -52,6 +53,7 @@ void PlacementPlanner::planBlock(Block &block) {
     state.last.note(stamp, context.footprints.get(&op));
     previous = stamp;
   }
+  context.steps += state.last.steps;
 }
 
 PlanPoint PlacementPlanner::insertAfter(BlockState &state, const Stamp &after) {
@@ -173,6 +175,8 @@ CopyNeeds PlacementPlanner::findNeeds(CopyH2DOp copy,
   // destination may be this copy's source, through aliasing arguments; the
   // latest on each side stream, since stream order covers the others.
   SmallVector<std::pair<int64_t, Stamp>, 4> aliasing;
+  context.steps += last.copyReadingRoot.size() +
+                   last.copyWritingArgument.size();
   auto keepOnStream = [&](int64_t stream, const Stamp &copy) {
     for (auto &[each, latest] : aliasing)
       if (each == stream)

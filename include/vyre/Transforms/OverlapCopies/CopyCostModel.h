@@ -96,6 +96,25 @@ private:
   std::unique_ptr<State> state;
 };
 
+/// How much work planning a function took, in elementary steps: how it
+/// grows with the program is tested, never its time.
+struct PlanWork {
+  unsigned plans = 0;
+  uint64_t planSteps = 0;
+  unsigned copiesWeighed = 0;
+  uint64_t costModelSteps = 0;
+};
+
+/// Plans the copies of `function` as --overlap-copies does: then, with
+/// `costs`, leaves in place the copies whose move does not pay (adding them
+/// to `options.leaveInPlace`, with a remark each) and plans again. Adds the
+/// work it took to `work`, if given.
+CopyPlan planCopyOverlapWithCosts(FunctionOpInterface function,
+                                  const SlotAccessAnalysis &slots,
+                                  PlanOptions &options,
+                                  const CopyCostOptions *costs,
+                                  PlanWork *work = nullptr);
+
 /// Estimates what moving planned copy `copy` of `plan` saves and costs, with
 /// every other copy moved.
 CopyCostVerdict evaluateCopyCost(const CopyPlan &plan, const PlannedCopy &copy,

@@ -191,6 +191,10 @@ struct CopyPlan {
       foreignDependencies;
   /// Copies that stay as they are: their device end is not a known slot.
   SmallVector<Operation *> keptInPlace;
+  /// Elementary steps planning took (ops visited, entries of its indexes
+  /// looked at, footprints merged), for tests of how the work grows with
+  /// the program; never a time.
+  uint64_t steps = 0;
 
   /// Prints the plan of copy `index`, one line: where it goes, its stream,
   /// its dependencies, and the first op that waits for it.
