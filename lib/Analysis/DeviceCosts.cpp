@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -22,7 +23,8 @@ std::optional<uint64_t> vyre::getElementBytes(Type type, Operation *at) {
   return DataLayout::closest(at).getTypeSize(type).getFixedValue();
 }
 
-std::optional<uint64_t> vyre::getCopyBytes(Value buffer, Operation *at) {
+std::optional<uint64_t> vyre::getCopyBytes(Value buffer, Operation *at,
+                                           bool *overflows) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!type || !type.hasStaticShape())
     return std::nullopt;
@@ -30,5 +32,17 @@ std::optional<uint64_t> vyre::getCopyBytes(Value buffer, Operation *at) {
       getElementBytes(type.getElementType(), at);
   if (!elementBytes)
     return std::nullopt;
-  return uint64_t(type.getNumElements()) * *elementBytes;
+  // The shape's product can pass 2^63 (memref<1073741824x1073741824xf32>
+  // verifies), where getNumElements wraps.
+  uint64_t bytes = *elementBytes;
+  for (int64_t dimension : type.getShape()) {
+    bool overflowed = false;
+    bytes = llvm::SaturatingMultiply(bytes, uint64_t(dimension), &overflowed);
+    if (overflowed) {
+      if (overflows)
+        *overflows = true;
+      return std::nullopt;
+    }
+  }
+  return bytes;
 }

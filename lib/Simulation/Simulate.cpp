@@ -43,6 +43,10 @@ struct EngineModel {
   unsigned computeEngines, h2dEngines, d2hEngines;
   double h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs;
   unsigned defaultTripCount;
+  uint64_t maxTrips;
+  /// Whether to keep a span per op for the trace, and at most how many.
+  bool keepSpans;
+  uint64_t maxSpans;
   /// Host time of the runtime calls the lowered program makes
   /// (docs/Simulation.md#runtime-overheads).
   double launchUs, eventUs, streamCreateUs, hostSyncUs, allocFreeUs;
@@ -90,9 +94,7 @@ public:
       return failure();
     // The return waits for the tail of every stream the function used.
     hostWaits(allStreamsFree(), streamFree.size());
-    double makespan = host;
-    for (const Span &span : spans)
-      makespan = std::max(makespan, span.end);
+    double makespan = std::max(host, lastDeviceEnd);
     double bound = std::max({sumH2D, sumD2H, sumKernels, longestPath});
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -165,6 +167,18 @@ public:
       name(pid + 1, int64_t(kind) * 100 + index,
            std::string(engineName(EngineKind(kind))) + " " +
                std::to_string(index));
+    // Past max-trace-events, an instant event at the end says what is left
+    // out (the makespan still counts every op).
+    if (spansLeftOut != 0)
+      events.push_back(llvm::json::Object{
+          {"name", (prefix + "trace capped: " + std::to_string(spansLeftOut) +
+                    " later ops left out (max-trace-events=" +
+                    std::to_string(model.maxSpans) + ")")},
+          {"ph", "i"},
+          {"s", "g"},
+          {"pid", pid},
+          {"tid", 0},
+          {"ts", spans.empty() ? 0.0 : spans.back().end}});
   }
 
 private:
@@ -180,11 +194,35 @@ private:
     return success();
   }
 
-  static std::optional<int64_t> constantIndex(Value value) {
+  static std::optional<APInt> constantInteger(Value value) {
     APInt constant;
     if (matchPattern(value, m_ConstantInt(&constant)))
-      return constant.getSExtValue();
+      return constant;
     return std::nullopt;
+  }
+
+  /// The iterations `loop` runs: its constant trip count, computed exactly
+  /// (signed bounds, as scf.for compares them), or `default-trip-count`.
+  /// More than `max-trips` is an error.
+  FailureOr<uint64_t> tripCount(scf::ForOp loop) {
+    std::optional<APInt> lower = constantInteger(loop.getLowerBound());
+    std::optional<APInt> upper = constantInteger(loop.getUpperBound());
+    std::optional<APInt> step = constantInteger(loop.getStep());
+    if (!lower || !upper || !step || !step->isStrictlyPositive())
+      return uint64_t(model.defaultTripCount);
+    // One bit more than the bounds: upper - lower cannot overflow.
+    unsigned width = std::max({lower->getBitWidth(), upper->getBitWidth(),
+                               step->getBitWidth()}) + 2;
+    APInt span = upper->sext(width) - lower->sext(width);
+    if (!span.isStrictlyPositive())
+      return uint64_t(0);
+    APInt trips = (span + step->sext(width) - 1).udiv(step->sext(width));
+    if (trips.getActiveBits() > 64 || trips.getZExtValue() > model.maxTrips)
+      return loop.emitOpError("runs ")
+             << llvm::toString(trips, 10, /*Signed=*/false) << " iterations, more than --vyre-simulate runs "
+             << "(max-trips=" << model.maxTrips
+             << "); raise max-trips to simulate it";
+    return trips.getZExtValue();
   }
 
   /// The host blocks until `until`, then spends `syncs` synchronizations.
@@ -222,13 +260,10 @@ private:
     if (op->getNumRegions() != 0)
       waitAroundRegion(op);
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      std::optional<int64_t> lower = constantIndex(loop.getLowerBound());
-      std::optional<int64_t> upper = constantIndex(loop.getUpperBound());
-      std::optional<int64_t> step = constantIndex(loop.getStep());
-      int64_t trips = model.defaultTripCount;
-      if (lower && upper && step && *step > 0)
-        trips = std::max<int64_t>(0, (*upper - *lower + *step - 1) / *step);
-      for (int64_t i = 0; i < trips; ++i) {
+      FailureOr<uint64_t> trips = tripCount(loop);
+      if (failed(trips))
+        return failure();
+      for (uint64_t i = 0; i < *trips; ++i) {
         if (failed(runRegion(loop.getRegion())))
           return failure();
         waitAroundRegion(loop);
@@ -357,7 +392,12 @@ private:
       return copy->emitOpError("copies elements of type ")
              << type.getElementType()
              << ", whose size --vyre-simulate does not know";
-    double bytes = double(type.getNumElements()) * double(*elementBytes);
+    bool overflows = false;
+    std::optional<uint64_t> size = getCopyBytes(deviceEnd, copy, &overflows);
+    if (overflows || !size)
+      return copy->emitOpError("copies a buffer of ")
+             << type << ", more than 2^64 - 1 bytes";
+    double bytes = double(*size);
     double gbps = toDevice ? model.h2dGBps : model.d2hGBps;
     double micros = model.copyLatencyUs + bytes / (gbps * 1e3);
     (toDevice ? sumH2D : sumD2H) += micros;
@@ -375,9 +415,13 @@ private:
     *engine = end;
     streamFree[stream] = end;
     lastEnd = end;
-    spans.push_back({op->getName().getStringRef().str(), stream, kind,
-                     unsigned(engine - free.begin()), start, end,
-                     describeForTrace(op)});
+    lastDeviceEnd = std::max(lastDeviceEnd, end);
+    if (model.keepSpans && spans.size() < model.maxSpans)
+      spans.push_back({op->getName().getStringRef().str(), stream, kind,
+                       unsigned(engine - free.begin()), start, end,
+                       describeForTrace(op)});
+    else if (model.keepSpans)
+      ++spansLeftOut;
     noteDependencies(op, duration);
   }
 
@@ -393,11 +437,9 @@ private:
     auto copyArgs = [&](Value device, Value host) {
       args["buffer"] = slotOf(device);
       args["host buffer"] = slotOf(host);
-      auto type = cast<MemRefType>(device.getType());
-      if (std::optional<uint64_t> bytes =
-              getElementBytes(type.getElementType(), op);
-          bytes && type.hasStaticShape())
-        args["bytes"] = int64_t(*bytes * type.getNumElements());
+      if (std::optional<uint64_t> bytes = getCopyBytes(device, op);
+          bytes && *bytes <= uint64_t(INT64_MAX))
+        args["bytes"] = int64_t(*bytes);
     };
     auto streamOp = dyn_cast<StreamOpInterface>(op);
     if (!streamOp)
@@ -468,6 +510,10 @@ private:
 
   double host = 0;
   double lastEnd = 0;
+  /// The latest end of any device op.
+  double lastDeviceEnd = 0;
+  /// Ops the trace leaves out, past `maxSpans`.
+  uint64_t spansLeftOut = 0;
   DenseMap<int64_t, double> streamFree;
   std::map<EngineKind, std::vector<double>> engineFree;
   DenseMap<Value, double> tokenDone;
@@ -497,10 +543,21 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
                          "overhead");
       return signalPassFailure();
     }
-    EngineModel model{computeEngines, h2dEngines,    d2hEngines,
-                      h2dGBps,        d2hGBps,       copyLatencyUs,
-                      defaultKernelUs, defaultTripCount, launchUs,
-                      eventUs,        streamCreateUs, hostSyncUs,
+    EngineModel model{computeEngines,
+                      h2dEngines,
+                      d2hEngines,
+                      h2dGBps,
+                      d2hGBps,
+                      copyLatencyUs,
+                      defaultKernelUs,
+                      defaultTripCount,
+                      maxTrips,
+                      /*keepSpans=*/!tracePath.empty(),
+                      maxTraceEvents,
+                      launchUs,
+                      eventUs,
+                      streamCreateUs,
+                      hostSyncUs,
                       allocFreeUs};
     // Every function with a body, each on its own model of the device; the
     // trace holds them all, two processes (streams, engines) per function.

@@ -28,8 +28,11 @@ std::optional<double> getDeclaredKernelMicros(Operation *dispatch);
 std::optional<uint64_t> getElementBytes(Type type, Operation *at);
 
 /// The bytes a copy of the memref `buffer` moves: its static shape times its
-/// element size; none for a dynamic shape or an element without a size.
-std::optional<uint64_t> getCopyBytes(Value buffer, Operation *at);
+/// element size, computed exactly; none for a dynamic shape, an element
+/// without a size, or a size over 2^64 - 1 bytes (then `*overflows` is set,
+/// if given).
+std::optional<uint64_t> getCopyBytes(Value buffer, Operation *at,
+                                     bool *overflows = nullptr);
 
 } // namespace mlir::vyre
 

@@ -24,7 +24,12 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
     `vyre.cost_us` attribute. `vyre.sync` and blocking copies hold the host;
     the return waits for all work. Loops run their constant trip count (or
     `default-trip-count`), and `scf.if` its constant branch (or the then
-    branch).
+    branch). Trip counts and byte sizes are computed exactly: a loop of more
+    than `max-trips` iterations, or a copy of more than 2^64 - 1 bytes, is an
+    error that names the op, never a wrapped count or "copy of 0 B". The
+    simulator keeps no per-op record unless it writes a trace, so its memory
+    does not grow with the trip count; a trace keeps at most
+    `max-trace-events` ops and says so in its last event.
 
     Every function of the module is simulated on its own. With `trace=FILE`
     it writes one Chrome trace-event JSON for them all (per function, one
@@ -69,6 +74,11 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
            "at its dealloc, us">,
     Option<"tracePath", "trace", "std::string", "\"\"",
            "Write a Chrome trace-event JSON here">,
+    Option<"maxTrips", "max-trips", "uint64_t", "1000000",
+           "Most iterations of one loop the simulator runs; a loop with more "
+           "is an error">,
+    Option<"maxTraceEvents", "max-trace-events", "uint64_t", "1000000",
+           "Most ops the trace shows; later ones are left out, with a note">,
   ];
 }
 

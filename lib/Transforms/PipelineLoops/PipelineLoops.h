@@ -72,11 +72,36 @@ struct LoopPrefetchAnalysis {
   SmallVector<RejectedCopy> rejected;
 };
 
+//===----------------------------------------------------------------------===//
+// Where ops are, in one numbering of a function (OpPositions.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The ops of a function numbered in pre-order: an op is inside another
+/// exactly when its number lies in the other's range, so that telling
+/// whether a use is in a loop, or before an op of its body, costs O(1), not
+/// the depth of the nest. The users of a value are kept sorted by number,
+/// computed on first ask. Valid while the IR does not change.
+class OpPositions {
+public:
+  explicit OpPositions(Operation *root);
+
+  /// The op's number, and the last number inside it.
+  unsigned enter(Operation *op) const { return ranges.lookup(op).first; }
+  unsigned exit(Operation *op) const { return ranges.lookup(op).second; }
+  /// The users of `value`, by number.
+  ArrayRef<Operation *> getSortedUsers(Value value);
+
+private:
+  DenseMap<Operation *, std::pair<unsigned, unsigned>> ranges;
+  DenseMap<Value, SmallVector<Operation *>> sortedUsers;
+};
+
 /// Finds the buffers of `loop`'s body that may rotate: those filled by a
 /// copy that may be issued early, and those a launch overwrites.
 LoopPrefetchAnalysis analyzeLoopPrefetch(scf::ForOp loop,
                                          const SlotAccessAnalysis &slots,
-                                         HostBufferAliasing &hostAliasing);
+                                         HostBufferAliasing &hostAliasing,
+                                         OpPositions &positions);
 
 /// Whether `side` may write (or free) a host buffer that aliases `hostRoot`.
 bool mayWriteHostBuffer(const SideAccess &side, Value hostRoot,

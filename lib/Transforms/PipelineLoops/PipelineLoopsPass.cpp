@@ -30,9 +30,10 @@ namespace {
 /// The analyses of a function, rebuilt after each change.
 struct FunctionAnalyses {
   explicit FunctionAnalyses(func::FuncOp function)
-      : slots(function), hostAliasing(function) {}
+      : slots(function), hostAliasing(function), positions(function) {}
   SlotAccessAnalysis slots;
   HostBufferAliasing hostAliasing;
+  OpPositions positions;
 };
 
 /// Pipelines the loops of one function, innermost first.
@@ -84,6 +85,9 @@ private:
 
     SmallVector<CopyH2DOp> hoisted =
         hoistInvariantCopies(loop, analyses->slots, analyses->hostAliasing);
+    // The copies moved out of the loop are no longer where they were.
+    if (!hoisted.empty())
+      analyses->positions = OpPositions(function);
     for (CopyH2DOp copy : hoisted)
       remark::passed(copy.getLoc(), options("InvariantCopyHoisted"))
           << "copy into " + slotOf(copy) +
@@ -103,7 +107,7 @@ private:
 
   bool tryPipelining(scf::ForOp loop) {
     LoopPrefetchAnalysis analysis = analyzeLoopPrefetch(
-        loop, analyses->slots, analyses->hostAliasing);
+        loop, analyses->slots, analyses->hostAliasing, analyses->positions);
     bool hasCopies = !loop.getBody()->getOps<CopyH2DOp>().empty();
     if (!analysis.loopReason.empty()) {
       if (hasCopies)

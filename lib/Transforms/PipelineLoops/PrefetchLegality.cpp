@@ -61,8 +61,9 @@ std::optional<uint64_t> getByteSize(MemRefType type) {
 class PrefetchChecker {
 public:
   PrefetchChecker(scf::ForOp loop, const SlotAccessAnalysis &slots,
-                  HostBufferAliasing &hostAliasing)
-      : loop(loop), slots(slots), hostAliasing(hostAliasing) {}
+                  HostBufferAliasing &hostAliasing, OpPositions &positions)
+      : loop(loop), slots(slots), hostAliasing(hostAliasing),
+        positions(positions) {}
 
   LoopPrefetchAnalysis run() {
     LoopPrefetchAnalysis result;
@@ -242,17 +243,39 @@ private:
 
   /// Checks that every use of the buffer is `first`'s, an op in the body
   /// after it, an op before the loop that makes no view of it, or a free.
+  /// Why the buffer `alloc`, filled or overwritten first by `first` in the
+  /// body, cannot rotate: a use of it in the body before `first`, or outside
+  /// the loop where it would see the wrong rotating buffer; empty if none.
+  /// The uses are looked up by their position in the function: those inside
+  /// the loop cost nothing, and the uses before the loop are looked at
+  /// nearest first, where a nest's enclosing body uses the buffer.
   std::string checkBufferUses(Operation *first, AllocOp alloc,
                               const std::string &slotName) {
-    Block *body = loop.getBody();
-    for (Operation *user : alloc->getUsers()) {
-      if (Operation *inBody = body->findAncestorOpInBlock(*user)) {
-        if (inBody != first && inBody->isBeforeInBlock(first))
-          return describeOp(inBody) + " touches " + slotName +
-                 " before the copy fills it: an iteration sees what the one "
-                 "before left";
-        continue;
-      }
+    ArrayRef<Operation *> users = positions.getSortedUsers(alloc);
+    auto byPosition = [&](Operation *user, unsigned position) {
+      return positions.enter(user) < position;
+    };
+    unsigned loopEnter = positions.enter(loop);
+    unsigned loopExit = positions.exit(loop);
+    auto inLoop = std::lower_bound(users.begin(), users.end(), loopEnter + 1,
+                                   byPosition);
+    auto atFirst = std::lower_bound(inLoop, users.end(),
+                                    positions.enter(first), byPosition);
+    if (atFirst != inLoop) {
+      Operation *inBody = loop.getBody()->findAncestorOpInBlock(**inLoop);
+      return describeOp(inBody) + " touches " + slotName +
+             " before the copy fills it: an iteration sees what the one "
+             "before left";
+    }
+    auto afterLoop = std::lower_bound(atFirst, users.end(), loopExit + 1,
+                                      byPosition);
+    // After the loop first (one look decides), then before it, nearest
+    // first.
+    SmallVector<Operation *> outside(afterLoop, users.end());
+    for (Operation *user :
+         llvm::reverse(ArrayRef<Operation *>(users.begin(), inLoop)))
+      outside.push_back(user);
+    for (Operation *user : outside) {
       if (isa<DeallocOp>(user))
         continue;
       switch (classifyUseAroundLoop(user, loop, alloc)) {
@@ -299,6 +322,7 @@ private:
   scf::ForOp loop;
   const SlotAccessAnalysis &slots;
   HostBufferAliasing &hostAliasing;
+  OpPositions &positions;
   /// The footprint of each op of the body, in order.
   std::vector<OpFootprint> footprints;
 };
@@ -316,6 +340,6 @@ bool pipeline::mayWriteHostBuffer(const SideAccess &side, Value hostRoot,
 
 LoopPrefetchAnalysis pipeline::analyzeLoopPrefetch(
     scf::ForOp loop, const SlotAccessAnalysis &slots,
-    HostBufferAliasing &hostAliasing) {
-  return PrefetchChecker(loop, slots, hostAliasing).run();
+    HostBufferAliasing &hostAliasing, OpPositions &positions) {
+  return PrefetchChecker(loop, slots, hostAliasing, positions).run();
 }
