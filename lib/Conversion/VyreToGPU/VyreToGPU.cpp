@@ -268,14 +268,24 @@ void VyreToGPULowering::addStreamsToQuiesce(Operation *op, StreamState &state,
 /// are defined outside it.
 SmallVector<unsigned> VyreToGPULowering::streamsUsedInside(Operation *op) {
   SmallVector<unsigned> result;
-  op->walk([&](Operation *nested) {
+  // The tokens defined inside `op`, found in the same walk (pre-order: a
+  // token's definition comes before its uses), so that telling a token from
+  // outside costs O(1), not the depth of the nest.
+  llvm::DenseSet<Value> definedInside;
+  op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          if (isa<TokenType>(argument.getType()))
+            definedInside.insert(argument);
+    if (nested != op)
+      for (Value value : nested->getResults())
+        if (isa<TokenType>(value.getType()))
+          definedInside.insert(value);
     for (Value operand : nested->getOperands()) {
       if (!isa<TokenType>(operand.getType()))
         continue;
-      Operation *definer = operand.getDefiningOp();
-      if (!definer)
-        definer = operand.getParentBlock()->getParentOp();
-      if (op->isAncestor(definer))
+      if (definedInside.contains(operand))
         continue;
       Value gpuToken = tokens.lookup(operand);
       if (!gpuToken || !isa<gpu::AsyncTokenType>(gpuToken.getType()) ||
