@@ -210,26 +210,13 @@ def main():
     out = sys.stdout
     w = out.write
     w("module attributes {gpu.container_module} {\n")
+    kernels_module(w)
     if "--shape" in sys.argv:
         shape = sys.argv[sys.argv.index("--shape") + 1]
-        kernels_module(w)
         SHAPES[shape](out, target, gpu)
         w("}\n")
         return
-    w("  gpu.module @kernels {\n")
-    for k in range(KERNELS):
-        w(f"    gpu.func @k{k}(%w: memref<1024xf32>, %x: memref<1024xf32>, "
-          f"%y: memref<1024xf32>) kernel {{\n")
-        w("      %i = gpu.thread_id x\n")
-        w("      %a = memref.load %w[%i] : memref<1024xf32>\n")
-        w("      %b = memref.load %x[%i] : memref<1024xf32>\n")
-        w("      %c = arith.addf %a, %b : f32\n")
-        w("      memref.store %c, %y[%i] : memref<1024xf32>\n")
-        w("      gpu.return\n    }\n")
-    w("  }\n")
-    args = ", ".join(f"%h{i}: memref<1024xf32> {{vyre.pinned, llvm.noalias}}"
-                     for i in range(HOSTS))
-    w(f"  func.func @stream({args}) {{\n")
+    w(f"  func.func @stream({host_args(HOSTS)}) {{\n")
     w("    %c1 = arith.constant 1 : index\n")
     w("    %c4 = arith.constant 4 : index\n")
     w("    %c256 = arith.constant 256 : index\n")
