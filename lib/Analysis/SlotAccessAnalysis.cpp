@@ -49,9 +49,6 @@ bool SlotAccessAnalysis::isNoAliasArgument(Value value) {
 
 void SlotAccessAnalysis::computeAliasing(Operation *op) {
   unsigned numSlots = slots.size();
-  aliasing.assign(numSlots, llvm::BitVector(numSlots));
-  for (unsigned slot = 0; slot < numSlots; ++slot)
-    aliasing[slot].set(slot);
 
   // Distinct allocations never alias, so only pairs with a function argument
   // need asking; the arguments come first in slot order.
@@ -64,14 +61,14 @@ void SlotAccessAnalysis::computeAliasing(Operation *op) {
         continue;
       if (aliasAnalysis.alias(slots[lhs], slots[rhs]).isNo())
         continue;
-      aliasing[lhs].set(rhs);
-      aliasing[rhs].set(lhs);
+      aliasing[lhs].push_back(rhs);
+      aliasing[rhs].push_back(lhs);
     }
   }
-  aliased.resize(numSlots);
-  for (unsigned slot = 0; slot < numSlots; ++slot)
-    if (aliasing[slot].count() > 1)
-      aliased.set(slot);
+  for (auto &[slot, others] : aliasing) {
+    others.push_back(slot);
+    llvm::sort(others);
+  }
 }
 
 Value SlotAccessAnalysis::resolveRoot(Value memref) {
@@ -102,17 +99,20 @@ SmallVector<unsigned> SlotAccessAnalysis::getSlotsOf(Value memref,
       result.push_back(each);
     return result;
   }
-  if (!aliased.test(*slot)) {
+  auto it = aliasing.find(*slot);
+  if (it == aliasing.end()) {
     result.push_back(*slot);
     return result;
   }
-  for (unsigned each : aliasing[*slot].set_bits())
-    result.push_back(each);
+  llvm::append_range(result, it->second);
   return result;
 }
 
 bool SlotAccessAnalysis::mayAlias(unsigned lhs, unsigned rhs) const {
-  return aliasing[lhs].test(rhs);
+  if (lhs == rhs)
+    return true;
+  auto it = aliasing.find(lhs);
+  return it != aliasing.end() && llvm::binary_search(it->second, rhs);
 }
 
 const AccessSummary &SlotAccessAnalysis::getSummary(Operation *launch) const {

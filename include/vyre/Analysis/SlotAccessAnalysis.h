@@ -93,10 +93,10 @@ private:
 
   SmallVector<Value> slots;
   DenseMap<Value, unsigned> slotNumbers;
-  /// Row i holds the slots that may alias slot i (including i); `aliased`,
-  /// the slots that may alias another.
-  SmallVector<llvm::BitVector> aliasing;
-  llvm::BitVector aliased;
+  /// A slot that may alias another → the slots it may alias, itself
+  /// included, sorted. Only pairs with an argument can alias, so this stays
+  /// small where a function has many allocations.
+  DenseMap<unsigned, SmallVector<unsigned>> aliasing;
   /// Callee symbol → what is known of it, so each is looked up once.
   DenseMap<Attribute, KernelInfo> kernels;
   SmallVector<SymbolRefAttr> unsummarizedKernels;

@@ -231,7 +231,7 @@ LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
   StreamState state;
   StreamTracker::EnclosingBlock enclosing = streams.enterBlock();
   streams.setOrderedAfter(awaitedEventCovers);
-  SmallVector<int64_t> completion = streams.saveCompletion();
+  size_t completion = streams.saveCompletion();
   bool enclosingRetains = retainsStreams;
   retainsStreams = isa<scf::ForOp>(block.getParentOp());
   if (failed(lowerOps(block.begin(), block, state)))

@@ -21,7 +21,10 @@ void RuntimeCalls::call(StringRef callee, Type result, ValueRange operands,
   auto module = builder.getInsertionBlock()
                     ->getParentOp()
                     ->getParentOfType<ModuleOp>();
-  auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);
+  Operation *&known = declared[module][callee];
+  if (!known)
+    known = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);
+  auto function = cast_or_null<LLVM::LLVMFuncOp>(known);
   if (!function) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(module.getBody());
@@ -29,6 +32,7 @@ void RuntimeCalls::call(StringRef callee, Type result, ValueRange operands,
         result ? result : LLVM::LLVMVoidType::get(context),
         llvm::to_vector(operands.getTypes()));
     function = LLVM::LLVMFuncOp::create(builder, loc, callee, type);
+    known = function;
   }
   auto op = LLVM::CallOp::create(builder, loc, function, operands);
   if (returned)

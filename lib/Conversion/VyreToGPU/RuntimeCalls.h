@@ -16,6 +16,9 @@
 
 #include "mlir/IR/Builders.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
 namespace mlir::vyre::vyre_to_gpu {
 
 /// Emits mgpu runtime calls with `builder`, where it points, declaring the
@@ -46,6 +49,9 @@ private:
             Value *returned = nullptr);
 
   OpBuilder &builder;
+  /// The functions declared or found so far, per module: a lookup in a
+  /// module's symbol table scans its ops, and a call is made per loop.
+  DenseMap<Operation *, llvm::StringMap<Operation *>> declared;
 };
 
 } // namespace mlir::vyre::vyre_to_gpu

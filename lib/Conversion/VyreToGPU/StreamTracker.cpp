@@ -26,13 +26,44 @@ bool StreamTracker::isComplete(Value token) const {
          static_cast<int64_t>(position.lookup(token)) <= stream.completeUpTo;
 }
 
+bool StreamTracker::isAllocBefore(Value alloc, Value token) const {
+  auto it = tokenStream.find(token);
+  if (it == tokenStream.end())
+    return false;
+  if (streamOf(alloc) == it->second)
+    return position.lookup(alloc) <= position.lookup(token);
+  const Stream &stream = streams[it->second];
+  return stream.allocsAtCreation && stream.allocsAtCreation->contains(alloc);
+}
+
+void StreamTracker::collectAllocsBefore(Value token, const AllocSet *base,
+                                        SmallVectorImpl<Value> &into) const {
+  auto it = tokenStream.find(token);
+  if (it == tokenStream.end())
+    return;
+  auto add = [&](Value alloc) {
+    if (!isComplete(alloc) && !(base && base->contains(alloc)))
+      into.push_back(alloc);
+  };
+  const Stream &stream = streams[it->second];
+  if (stream.allocsAtCreation && stream.allocsAtCreation.get() != base)
+    for (Value alloc : *stream.allocsAtCreation)
+      add(alloc);
+  unsigned at = position.lookup(token);
+  for (Value alloc : allocsOn.lookup(it->second)) {
+    if (position.lookup(alloc) > at)
+      break;
+    add(alloc);
+  }
+}
+
 SmallVector<Value> StreamTracker::allocsToOrder(ArrayRef<Value> after,
                                                 Value buffer) const {
   Value alloc = allocToken.lookup(resolveRoot(buffer));
   if (!alloc || isComplete(alloc))
     return {};
   for (Value token : after)
-    if (token && llvm::is_contained(allocsBefore.lookup(token), alloc))
+    if (token && isAllocBefore(alloc, token))
       return {};
   return {alloc};
 }
@@ -57,31 +88,47 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   SmallVector<Value> staying = llvm::filter_to_vector(
       dependencies, [&](Value dependency) { return !mayVanish(dependency); });
   SmallVector<Value> operands;
-  SmallVector<Value> orderedAllocs;
   for (Value dependency : dependencies) {
     operands.push_back(dependency);
     if (staying.size() == 0 ||
         (staying.size() == 1 && staying.front() == dependency))
       operands.push_back(dependency);
-    for (Value alloc : allocsBefore.lookup(dependency))
-      if (!llvm::is_contained(orderedAllocs, alloc))
-        orderedAllocs.push_back(alloc);
   }
   // A stream of a block ordered after a token by other means: ordered after
   // what that token is, and a host wait for it is one for that token too.
-  for (Value token : blockOrderedAfter) {
-    for (Value alloc : allocsBefore.lookup(token))
-      if (!llvm::is_contained(orderedAllocs, alloc))
-        orderedAllocs.push_back(alloc);
-    dependencies.push_back(token);
+  llvm::append_range(dependencies, blockOrderedAfter);
+  // The allocations in flight ordered before the join: the largest set a
+  // dependency's stream was created with, shared where the others add
+  // nothing to it, so that a chain of joins does not copy it each time.
+  std::shared_ptr<const AllocSet> base;
+  for (Value dependency : dependencies) {
+    auto it = tokenStream.find(dependency);
+    if (it == tokenStream.end())
+      continue;
+    const auto &created = streams[it->second].allocsAtCreation;
+    if (created && (!base || created->size() > base->size()))
+      base = created;
+  }
+  SmallVector<Value> added;
+  for (Value dependency : dependencies)
+    collectAllocsBefore(dependency, base.get(), added);
+  std::shared_ptr<const AllocSet> allocsAtCreation = base;
+  if (!added.empty()) {
+    auto merged = std::make_shared<AllocSet>();
+    if (base)
+      for (Value alloc : *base)
+        if (!isComplete(alloc))
+          merged->insert(alloc);
+    merged->insert(added.begin(), added.end());
+    allocsAtCreation = std::move(merged);
   }
   Value token =
       gpu::WaitOp::create(builder, loc, tokenType, operands).getAsyncToken();
   // (`dependencies` now also names the block's `orderedAfter`, which the
   // join op does not: it becomes the stream's `joinedFrom`.)
-  allocsBefore[token] = std::move(orderedAllocs);
   unsigned id = streams.size();
   streams.push_back({token, std::move(dependencies)});
+  streams.back().allocsAtCreation = std::move(allocsAtCreation);
   tokenStream[token] = id;
   position[token] = 0;
   if (staying.empty())
@@ -93,14 +140,27 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
 }
 
 
-SmallVector<int64_t> StreamTracker::saveCompletion() const {
-  return llvm::map_to_vector(streams,
-                             [](const Stream &stream) { return stream.completeUpTo; });
+size_t StreamTracker::saveCompletion() {
+  savedStreamCounts.push_back(streams.size());
+  return completionLog.size();
 }
 
-void StreamTracker::restoreCompletion(ArrayRef<int64_t> saved) {
-  for (auto [stream, completeUpTo] : llvm::zip(streams, saved))
-    stream.completeUpTo = completeUpTo;
+void StreamTracker::restoreCompletion(size_t saved) {
+  while (completionLog.size() > saved) {
+    auto [id, completeUpTo] = completionLog.pop_back_val();
+    streams[id].completeUpTo = completeUpTo;
+  }
+  savedStreamCounts.pop_back();
+}
+
+/// Logged for the innermost open save if the stream existed then: what
+/// streams made since learn outlives it, as it did when every stream's
+/// completion was copied and restored.
+void StreamTracker::setCompleteUpTo(Stream &stream, int64_t at) {
+  unsigned id = &stream - streams.data();
+  if (!savedStreamCounts.empty() && id < savedStreamCounts.back())
+    completionLog.push_back({id, stream.completeUpTo});
+  stream.completeUpTo = at;
 }
 
 /// Whether canonicalization may erase every op up to `token` on its
@@ -114,10 +174,6 @@ bool StreamTracker::mayVanish(Value token) const {
 Value StreamTracker::append(Value dependency, Value token, bool erasable) {
   if (erasable && mayVanish(dependency))
     vanishing.insert(token);
-  if (auto it = allocsBefore.find(dependency); it != allocsBefore.end()) {
-    SmallVector<Value> inherited = it->second;
-    allocsBefore[token] = std::move(inherited);
-  }
   unsigned id = streamOf(dependency);
   tokenStream[token] = id;
   position[token] = position.lookup(dependency) + 1;
@@ -126,14 +182,17 @@ Value StreamTracker::append(Value dependency, Value token, bool erasable) {
 }
 
 bool StreamTracker::isOrderedByBlock(Value alloc) const {
+  if (!allocTokens.contains(alloc))
+    return false;
   return llvm::any_of(blockOrderedAfter, [&](Value token) {
-    return llvm::is_contained(allocsBefore.lookup(token), alloc);
+    return isAllocBefore(alloc, token);
   });
 }
 
 void StreamTracker::recordAlloc(Value memref, Value token) {
   allocToken[memref] = token;
-  allocsBefore[token].push_back(token);
+  allocTokens.insert(token);
+  allocsOn[streamOf(token)].push_back(token);
 }
 
 /// The host has waited for all work on stream `id`: so it has for the work
@@ -149,7 +208,7 @@ void StreamTracker::markHistoryComplete(unsigned id) {
     // Its creation came before everything on it: visit it once.
     if (stream.completeUpTo < 0)
       worklist.append(stream.joinedFrom);
-    stream.completeUpTo = at;
+    setCompleteUpTo(stream, at);
   }
 }
 
@@ -159,7 +218,7 @@ void StreamTracker::markCompleteUpTo(Value token) {
   if (stream.destroyed || at <= stream.completeUpTo)
     return;
   bool first = stream.completeUpTo < 0;
-  stream.completeUpTo = at;
+  setCompleteUpTo(stream, at);
   // Its creation came before everything on it.
   if (first)
     for (Value joined : SmallVector<Value>(stream.joinedFrom))

@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 
 #include <functional>
+#include <memory>
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -75,10 +76,12 @@ public:
   /// done: it waited for an event recorded after it.
   void markCompleteUpTo(Value token);
 
-  /// What the host knows to be done, per stream, to restore after a region
+  /// A point to return to what the host knows to be done, after a region
   /// that may not run (a loop body): what it learns there holds only there.
-  SmallVector<int64_t> saveCompletion() const;
-  void restoreCompletion(ArrayRef<int64_t> saved);
+  /// Saves nest; each costs what was learned since, not the number of
+  /// streams.
+  size_t saveCompletion();
+  void restoreCompletion(size_t saved);
 
   /// Records `token`, made by an op that depends on `dependency`, as the new
   /// tail of that dependency's stream; returns it. `erasable`: the op is one
@@ -137,6 +140,8 @@ public:
   ArrayRef<unsigned> getBlockStreams() const { return blockStreams; }
 
 private:
+  using AllocSet = DenseSet<Value>;
+
   /// One CUDA stream this lowering creates.
   struct Stream {
     /// Its last token so far.
@@ -152,9 +157,21 @@ private:
     /// The position on it up to which the host knows its work is done (the
     /// host waited for a stream that joined it there); -1: none.
     int64_t completeUpTo = -1;
+    /// The allocation tokens in flight that its creating join was ordered
+    /// after (null: none). Shared by the streams whose joins add nothing to
+    /// it.
+    std::shared_ptr<const AllocSet> allocsAtCreation;
   };
 
   bool mayVanish(Value token) const;
+  /// Whether the allocation token `alloc` is ordered before `token`: earlier
+  /// on its stream, or before the join that created that stream.
+  bool isAllocBefore(Value alloc, Value token) const;
+  /// Adds to `into` the allocations ordered before `token` that are still in
+  /// flight, unless `base` holds them already.
+  void collectAllocsBefore(Value token, const AllocSet *base,
+                           SmallVectorImpl<Value> &into) const;
+  void setCompleteUpTo(Stream &stream, int64_t at);
   void markHistoryComplete(unsigned id);
   void forgetDestroyed(StreamState &state) const;
 
@@ -175,10 +192,16 @@ private:
   /// The gpu tokens that canonicalization may turn into a stream without
   /// work (see mayVanish).
   DenseSet<Value> vanishing;
-  /// gpu.alloc result → its token.
+  /// gpu.alloc result → its token, and the set of those tokens.
   DenseMap<Value, Value> allocToken;
-  /// gpu token → the allocation tokens ordered before it (on any stream).
-  DenseMap<Value, SmallVector<Value>> allocsBefore;
+  DenseSet<Value> allocTokens;
+  /// stream id → the tokens of the allocations made on it, in order.
+  DenseMap<unsigned, SmallVector<Value>> allocsOn;
+  /// What `restoreCompletion` undoes: (stream id, its former completeUpTo)
+  /// per change since the outermost open save; and, per open save, the
+  /// number of streams then (it restores only those).
+  SmallVector<std::pair<unsigned, int64_t>> completionLog;
+  SmallVector<size_t> savedStreamCounts;
 };
 
 } // namespace mlir::vyre::vyre_to_gpu

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::vyre::vyre_to_gpu {
@@ -122,6 +123,8 @@ private:
   Type tokenType;
   StreamTracker streams;
   RuntimeCalls runtime;
+  /// The kernels' symbol tables, built once (a lookup scans them otherwise).
+  SymbolTableCollection symbolTables;
   bool carryLoopStreams;
   /// The event every stream the block being lowered creates waits for: in
   /// a chained block, the event before it; after a chained region op,

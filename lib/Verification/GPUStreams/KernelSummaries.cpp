@@ -57,7 +57,7 @@ static ArgumentUse summarize(Value argument) {
 const SmallVector<ArgumentUse> *
 KernelSummaries::lookup(gpu::LaunchFuncOp launch) {
   Operation *callee =
-      SymbolTable::lookupNearestSymbolFrom(launch, launch.getKernel());
+      symbolTables.lookupNearestSymbolFrom(launch, launch.getKernel());
   auto kernel = dyn_cast_or_null<gpu::GPUFuncOp>(callee);
   if (!kernel || kernel.getBody().empty() ||
       kernel.getNumArguments() != launch.getKernelOperands().size())

@@ -9,6 +9,7 @@
 #define VYRE_LIB_VERIFICATION_GPUSTREAMS_KERNELSUMMARIES_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -31,6 +32,8 @@ public:
 
 private:
   DenseMap<Operation *, SmallVector<ArgumentUse>> summaries;
+  /// The kernels' symbol tables, built once.
+  SymbolTableCollection symbolTables;
 };
 
 } // namespace mlir::vyre::gpu_streams
