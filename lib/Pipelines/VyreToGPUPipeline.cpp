@@ -28,7 +28,8 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       createOverlapCopiesPass(options.getOverlapCopiesPassOptions()));
   if (options.verify)
-    pm.addNestedPass<func::FuncOp>(createVerifySchedulePass());
+    pm.addNestedPass<func::FuncOp>(
+        createVerifySchedulePass(options.getVerifySchedulePassOptions()));
   // Streams and tokens become gpu async token chains. The gpu-level referee
   // reads what calls touch from functions' vyre.effects.
   ConvertVyreToGPUPassOptions lowering;

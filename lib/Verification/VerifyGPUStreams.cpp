@@ -57,11 +57,13 @@ static EventsAfter findEventsAfter(FunctionOpInterface function) {
   return eventsAfter;
 }
 
-/// Unfolds `function` into at most `maxTraces` traces and checks each;
+/// Unfolds `function` into at most `maxTraces` traces, each of at most
+/// `maxTraceNodes` nodes, and checks each;
 /// failure when it reported anything.
 static LogicalResult checkFunction(FunctionOpInterface function,
                                    KernelSummaries &kernels,
-                                   unsigned maxTraces) {
+                                   unsigned maxTraces,
+                                   unsigned maxTraceNodes) {
   Block &entry = function.getFunctionBody().front();
   Operation *returnOp = entry.getTerminator();
   for (BlockArgument argument : entry.getArguments())
@@ -82,7 +84,8 @@ static LogicalResult checkFunction(FunctionOpInterface function,
                 "more than --vyre-verify-gpu-streams checks";
     choices.startTrace();
     Trace trace(eventsAfter);
-    TraceInterpreter interpreter(kernels, choices, trace, reporter);
+    TraceInterpreter interpreter(kernels, choices, trace, reporter,
+                                 maxTraceNodes);
     if (failed(interpreter.runBlock(entry)))
       return failure();
     FailureOr<unsigned> returnNode = interpreter.runReturn(returnOp);
@@ -133,7 +136,7 @@ struct VerifyGPUStreamsPass
         continue;
       }
       if (failed(vyre::diagnoseHostAccessToDeviceMemory(function)) ||
-          failed(checkFunction(function, kernels, maxTraces)))
+          failed(checkFunction(function, kernels, maxTraces, maxTraceNodes)))
         clean = false;
     }
     if (!clean)

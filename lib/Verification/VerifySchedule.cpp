@@ -87,11 +87,14 @@ struct Event {
 /// Unfolds one function into events and checks them.
 class ScheduleChecker {
 public:
-  ScheduleChecker(func::FuncOp function, SlotAccessAnalysis &slots)
-      : function(function), slots(slots),
+  ScheduleChecker(func::FuncOp function, SlotAccessAnalysis &slots,
+                  unsigned maxEvents)
+      : function(function), slots(slots), maxEvents(maxEvents),
         sequential(!isInStreamForm(function)) {}
 
   LogicalResult run() {
+    if (failed(checkTraceLength()))
+      return failure();
     unsigned numIfs = 0;
     function.walk([&](scf::IfOp branch) { ifBits[branch] = numIfs++; });
     if (numIfs > kMaxBranchIfs)
@@ -117,6 +120,54 @@ private:
   //===--------------------------------------------------------------------===//
   // Unfolding
   //===--------------------------------------------------------------------===//
+
+  /// The most events a trace of `region` holds (saturating): a loop body
+  /// twice, the longer branch of an scf.if.
+  static uint64_t countEvents(Region &region) {
+    uint64_t count = 0;
+    for (Block &block : region)
+      for (Operation &op : block)
+        count = llvm::SaturatingAdd(count, countEvents(&op));
+    return count;
+  }
+  static uint64_t countEvents(Operation *op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return llvm::SaturatingMultiply(uint64_t(2),
+                                      countEvents(loop.getRegion()));
+    if (auto branch = dyn_cast<scf::IfOp>(op))
+      return std::max(countEvents(branch.getThenRegion()),
+                      countEvents(branch.getElseRegion()));
+    if (auto region = dyn_cast<scf::ExecuteRegionOp>(op))
+      return countEvents(region.getRegion());
+    return op->hasTrait<OpTrait::IsTerminator>() ? 0 : 1;
+  }
+
+  /// Refuses, before unfolding, a function whose trace would be longer
+  /// than `maxEvents`, at the top-level op that makes it so. The error
+  /// names the op by its location alone: printing a nest of loops would
+  /// bury the message.
+  LogicalResult checkTraceLength() {
+    uint64_t total = 0;
+    for (Operation &op : function.getBody().front()) {
+      uint64_t count = countEvents(&op);
+      total = llvm::SaturatingAdd(total, count);
+      if (total <= maxEvents)
+        continue;
+      InFlightDiagnostic diagnostic = emitError(op.getLoc());
+      diagnostic << "'" << op.getName() << "' op ";
+      if (count > maxEvents)
+        diagnostic << "unfolds to " << count << " events";
+      else
+        diagnostic << "brings the trace to " << total << " events";
+      diagnostic << ", more than max-events=" << maxEvents
+                 << " of --vyre-verify-schedule";
+      if (isa<scf::ForOp>(op))
+        diagnostic << " (each loop body is checked over two iterations, "
+                      "so each level of nesting doubles the trace)";
+      return diagnostic;
+    }
+    return success();
+  }
 
   static KeyStep keyOf(Operation *op, unsigned iteration) {
     mlir::Location loc = op->getLoc();
@@ -353,26 +404,31 @@ private:
   // Checking
   //===--------------------------------------------------------------------===//
 
+  enum class HostOrigin { Allocation, Argument, Unknown };
+
+  /// Where a host buffer root comes from: an allocation in the function, an
+  /// argument of it, or anything else.
+  static HostOrigin hostOrigin(Value root) {
+    if (auto argument = dyn_cast<BlockArgument>(root))
+      return isa_and_nonnull<FunctionOpInterface>(
+                 argument.getOwner()->getParentOp()) &&
+                     argument.getOwner()->isEntryBlock()
+                 ? HostOrigin::Argument
+                 : HostOrigin::Unknown;
+    auto effects = root.getDefiningOp<MemoryEffectOpInterface>();
+    return effects && effects.getEffectOnValue<MemoryEffects::Allocate>(root)
+               ? HostOrigin::Allocation
+               : HostOrigin::Unknown;
+  }
+
   bool hostBuffersMayAlias(Value lhs, Value rhs) {
     if (lhs == rhs)
       return true;
-    auto origin = [](Value root) {
-      if (auto argument = dyn_cast<BlockArgument>(root))
-        return isa_and_nonnull<FunctionOpInterface>(
-                   argument.getOwner()->getParentOp()) &&
-                       argument.getOwner()->isEntryBlock()
-                   ? 1
-                   : 2;
-      auto effects = root.getDefiningOp<MemoryEffectOpInterface>();
-      return effects &&
-                     effects.getEffectOnValue<MemoryEffects::Allocate>(root)
-                 ? 0
-                 : 2;
-    };
-    int lhsOrigin = origin(lhs), rhsOrigin = origin(rhs);
-    if (lhsOrigin == 2 || rhsOrigin == 2)
+    HostOrigin lhsOrigin = hostOrigin(lhs), rhsOrigin = hostOrigin(rhs);
+    if (lhsOrigin == HostOrigin::Unknown || rhsOrigin == HostOrigin::Unknown)
       return true;
-    if (lhsOrigin == 0 || rhsOrigin == 0)
+    if (lhsOrigin == HostOrigin::Allocation ||
+        rhsOrigin == HostOrigin::Allocation)
       return false;
     return !SlotAccessAnalysis::isNoAliasArgument(lhs) &&
            !SlotAccessAnalysis::isNoAliasArgument(rhs);
@@ -407,39 +463,252 @@ private:
     return "a host buffer";
   }
 
-  bool check() {
+  //===--------------------------------------------------------------------===//
+  // Happens-before
+  //===--------------------------------------------------------------------===//
+
+  /// The host, and each stream, is a chain of events: each event on it
+  /// happens before the next (stream order; host program order, through the
+  /// blocking device ops between). A vector clock per event, one entry per
+  /// chain: the last event of each chain that happens before it, counted
+  /// from 1. Memory: events x chains, not events squared.
+  void computeClocks() {
     unsigned n = events.size();
-    // Events are in issue order and every edge points forward: one sweep
-    // computes everything before each event.
-    std::vector<llvm::BitVector> before(n, llvm::BitVector(n));
+    DenseMap<int64_t, unsigned> chainOfStream;
+    chainOf.assign(n, 0);
     for (unsigned i = 0; i < n; ++i)
-      for (unsigned p : events[i].predecessors) {
-        before[i] |= before[p];
-        before[i].set(p);
-      }
-    bool clean = true;
+      if (events[i].where != Where::Host)
+        chainOf[i] =
+            chainOfStream
+                .try_emplace(events[i].where == Where::Main ? 0
+                                                            : events[i].stream,
+                             chainOfStream.size() + 1)
+                .first->second;
+    numChains = chainOfStream.size() + 1;
+    clocks.assign(static_cast<size_t>(n) * numChains, 0);
+    SmallVector<unsigned> counts(numChains, 0);
+    seqOf.assign(n, 0);
     for (unsigned i = 0; i < n; ++i) {
-      for (unsigned j = i + 1; j < n; ++j) {
-        const Event &a = events[i], &b = events[j];
+      unsigned *clock = &clocks[static_cast<size_t>(i) * numChains];
+      for (unsigned p : events[i].predecessors) {
+        const unsigned *other = &clocks[static_cast<size_t>(p) * numChains];
+        for (unsigned c = 0; c < numChains; ++c)
+          clock[c] = std::max(clock[c], other[c]);
+      }
+      seqOf[i] = ++counts[chainOf[i]];
+      clock[chainOf[i]] = seqOf[i];
+    }
+  }
+
+  /// Whether event `i` happens before event `j` (i < j).
+  bool happensBefore(unsigned i, unsigned j) const {
+    return clocks[static_cast<size_t>(j) * numChains + chainOf[i]] >=
+           seqOf[i];
+  }
+
+  /// Whether the pair of conflicting events i < j (issue order) is ordered
+  /// in their input order.
+  bool orderedPair(unsigned i, unsigned j) const {
+    const Event &a = events[i], &b = events[j];
+    if (a.op == b.op && a.key == b.key)
+      return true;
+    return !(b.key < a.key) && happensBefore(i, j);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Checking
+  //===--------------------------------------------------------------------===//
+
+  /// Where `cellOf` puts an access that may touch any buffer, and the
+  /// locations that may alias another location.
+  static constexpr int kAnything = -1;
+  static constexpr int kMayAliasOthers = 0;
+
+  /// The cell of a location: locations in different cells never overlap,
+  /// except that `kAnything` overlaps every cell. Any buffer, or a host
+  /// buffer of unknown origin: `kAnything`. Arguments without
+  /// `llvm.noalias` and slots that alias: `kMayAliasOthers`. Any other
+  /// location (a slot's instance, a host allocation or a `noalias`
+  /// argument): a cell of its own, from 1.
+  int cellOf(const Location &location) {
+    if (location.everything)
+      return kAnything;
+    if (location.isSlot) {
+      Value root = slots.getSlots()[location.slot];
+      if ((isa<BlockArgument>(root) &&
+           !SlotAccessAnalysis::isNoAliasArgument(root)) ||
+          slots.getSlotsOf(root).size() > 1)
+        return kMayAliasOthers;
+      return ownCell(
+          {nullptr, (uint64_t(location.slot) << 32) | location.instance});
+    }
+    switch (hostOrigin(location.hostRoot)) {
+    case HostOrigin::Unknown:
+      return kAnything;
+    case HostOrigin::Argument:
+      if (!SlotAccessAnalysis::isNoAliasArgument(location.hostRoot))
+        return kMayAliasOthers;
+      [[fallthrough]];
+    case HostOrigin::Allocation:
+      return ownCell({location.hostRoot.getAsOpaquePointer(), 0});
+    }
+    llvm_unreachable("every origin is handled");
+  }
+
+  int ownCell(std::pair<const void *, uint64_t> key) {
+    return cellNumbers.try_emplace(key, cellNumbers.size() + 1).first->second;
+  }
+
+  /// A quick check, linear in accesses: whether every pair of conflicting
+  /// accesses is ordered. It checks each access against the last write to
+  /// its location and, for a write, the reads since (the earlier pairs
+  /// follow by transitivity). An access that may touch any buffer (every
+  /// buffer, or a host buffer of unknown origin) is taken as a write to
+  /// every buffer: it is checked against the last access of each chain.
+  /// Locations that may alias another location (arguments without
+  /// `llvm.noalias`, slots that alias) are taken as one. Both may only find
+  /// more conflicts: a false answer says there may be a race, and `check`
+  /// then finds each one.
+  bool allPairsOrdered() {
+    struct Cell {
+      std::optional<unsigned> lastWrite;
+      SmallVector<unsigned> readsSince;
+    };
+    std::vector<Cell> cells;
+    std::optional<unsigned> lastEverything;
+    SmallVector<std::optional<unsigned>> lastAccessOnChain(numChains);
+    const SmallVector<KeyStep> *latestKey = nullptr;
+
+    for (unsigned j = 0, n = events.size(); j < n; ++j) {
+      const Event &event = events[j];
+      if (event.accesses.empty())
+        continue;
+      bool everything = llvm::any_of(event.accesses, [&](const Access &x) {
+        return cellOf(x.location) == kAnything;
+      });
+      if (everything) {
+        // A write to every buffer: after every earlier access.
+        for (std::optional<unsigned> last : lastAccessOnChain)
+          if (last && !happensBefore(*last, j))
+            return false;
+        if (latestKey && event.key < *latestKey)
+          return false;
+      }
+      SmallVector<std::pair<int, bool>, 4> touched;
+      for (const Access &x : event.accesses) {
+        int index = cellOf(x.location);
+        if (index == kAnything)
+          continue;
+        if (static_cast<size_t>(index) >= cells.size())
+          cells.resize(index + 1);
+        Cell &cell = cells[index];
+        // A write to every buffer after the cell's last write replaces it.
+        if (lastEverything &&
+            (!cell.lastWrite || *cell.lastWrite < *lastEverything)) {
+          cell.lastWrite = lastEverything;
+          llvm::erase_if(cell.readsSince,
+                         [&](unsigned read) { return read < *lastEverything; });
+        }
+        if (cell.lastWrite && *cell.lastWrite != j &&
+            !orderedPair(*cell.lastWrite, j))
+          return false;
+        if (x.write)
+          for (unsigned read : cell.readsSince)
+            if (read != j && !orderedPair(read, j))
+              return false;
+        touched.push_back({index, x.write});
+      }
+      for (auto [index, write] : touched) {
+        Cell &cell = cells[index];
+        if (write) {
+          cell.lastWrite = j;
+          cell.readsSince.clear();
+        } else if (cell.readsSince.empty() || cell.readsSince.back() != j) {
+          cell.readsSince.push_back(j);
+        }
+      }
+      if (everything)
+        lastEverything = j;
+      lastAccessOnChain[chainOf[j]] = j;
+      if (!latestKey || *latestKey < event.key)
+        latestKey = &event.key;
+    }
+    return true;
+  }
+
+  bool check() {
+    computeClocks();
+    if (allPairsOrdered())
+      return true;
+    // Some pair may be unordered: find each, pair by pair, among the events
+    // whose locations may overlap, and report them in issue order.
+    struct Race {
+      unsigned i, j, x, y;
+      bool operator<(const Race &other) const {
+        return std::tie(i, j, x, y) <
+               std::tie(other.i, other.j, other.x, other.y);
+      }
+    };
+    std::vector<Race> races;
+    std::vector<SmallVector<unsigned>> eventsInCell;
+    SmallVector<unsigned> anythingEvents;
+    auto eventsIn = [&](int cell) -> SmallVector<unsigned> & {
+      if (static_cast<size_t>(cell) >= eventsInCell.size())
+        eventsInCell.resize(cell + 1);
+      return eventsInCell[cell];
+    };
+    for (unsigned j = 0, n = events.size(); j < n; ++j) {
+      const Event &b = events[j];
+      if (b.accesses.empty())
+        continue;
+      // The earlier events that may touch what `b` touches.
+      SmallVector<unsigned> candidates(anythingEvents);
+      SmallVector<int, 4> bCells;
+      for (const Access &y : b.accesses)
+        bCells.push_back(cellOf(y.location));
+      for (int cell : bCells) {
+        if (cell == kAnything) {
+          for (const SmallVector<unsigned> &each : eventsInCell)
+            llvm::append_range(candidates, each);
+          break;
+        }
+        llvm::append_range(candidates, eventsIn(cell));
+      }
+      llvm::sort(candidates);
+      candidates.erase(llvm::unique(candidates), candidates.end());
+      for (unsigned i : candidates) {
+        const Event &a = events[i];
         if (a.op == b.op && a.key == b.key)
           continue;
-        for (const Access &x : a.accesses) {
-          for (const Access &y : b.accesses) {
+        for (auto [xIndex, x] : llvm::enumerate(a.accesses)) {
+          for (auto [yIndex, y] : llvm::enumerate(b.accesses)) {
             if (!(x.write || y.write) || !overlap(x.location, y.location))
               continue;
             // Equal keys (no source positions): program order decides.
-            bool aFirst = !(b.key < a.key);
-            unsigned first = aFirst ? i : j, second = aFirst ? j : i;
-            if (before[second].test(first))
+            if (!(b.key < a.key) && happensBefore(i, j))
               continue;
-            report(first, second, before[first].test(second),
-                   describeLocation(x.location, y.location));
-            clean = false;
+            races.push_back({i, j, static_cast<unsigned>(xIndex),
+                             static_cast<unsigned>(yIndex)});
           }
         }
       }
+      for (int cell : bCells) {
+        SmallVector<unsigned> &list =
+            cell == kAnything ? anythingEvents : eventsIn(cell);
+        if (list.empty() || list.back() != j)
+          list.push_back(j);
+      }
     }
-    return clean;
+    llvm::sort(races);
+    for (const Race &race : races) {
+      const Event &a = events[race.i], &b = events[race.j];
+      bool aFirst = !(b.key < a.key);
+      report(aFirst ? race.i : race.j, aFirst ? race.j : race.i,
+             !aFirst && happensBefore(race.i, race.j),
+             describeLocation(a.accesses[race.x].location,
+                              b.accesses[race.y].location));
+    }
+    return races.empty();
   }
 
   void report(unsigned first, unsigned second, bool reversed,
@@ -457,9 +726,17 @@ private:
 
   func::FuncOp function;
   SlotAccessAnalysis &slots;
+  /// The most events one trace may have.
+  unsigned maxEvents;
   /// Whether the function has sequential semantics (no async vyre op).
   bool sequential;
   std::vector<Event> events;
+  /// Per event: its chain (0: the host; then one per stream) and its place
+  /// on it (from 1); and the vector clocks, `numChains` entries per event.
+  std::vector<unsigned> chainOf, seqOf, clocks;
+  unsigned numChains = 1;
+  /// The cells of locations with one of their own (see cellOf).
+  DenseMap<std::pair<const void *, uint64_t>, int> cellNumbers;
   DenseMap<Value, unsigned> tokenEvent;
   DenseMap<unsigned, unsigned> slotInstance;
   DenseMap<int64_t, unsigned> lastOnStream;
@@ -482,7 +759,14 @@ struct VerifySchedulePass
     if (failed(diagnoseVyreOpsInDeviceCode(function)) ||
         failed(diagnoseHostAccessToDeviceMemory(function)))
       return signalPassFailure();
-    ScheduleChecker checker(function, getAnalysis<SlotAccessAnalysis>());
+    if (maxEvents == 0) {
+      emitError(function.getLoc())
+          << "max-events=0 of --vyre-verify-schedule: the bound on a "
+             "trace's events must be at least 1";
+      return signalPassFailure();
+    }
+    ScheduleChecker checker(function, getAnalysis<SlotAccessAnalysis>(),
+                            maxEvents);
     if (failed(checker.run()))
       signalPassFailure();
     markAllAnalysesPreserved();

@@ -20,8 +20,9 @@ namespace mlir::vyre {
 
 /// Options of the vyre-to-gpu pipeline. Those of the passes it runs are
 /// generated from the passes' ODS options (same names, defaults and
-/// descriptions): those of --vyre-pipeline-loops and --overlap-copies, and
-/// `max-traces` of --vyre-verify-gpu-streams.
+/// descriptions): those of --vyre-pipeline-loops, --overlap-copies and the
+/// two referees (`max-events` of --vyre-verify-schedule, `max-traces` and
+/// `max-trace-nodes` of --vyre-verify-gpu-streams).
 struct VyreToGPUPipelineOptions
     : public PassPipelineOptions<VyreToGPUPipelineOptions> {
 #define GEN_PIPELINE_OPTIONS_PIPELINELOOPSPASS
@@ -42,6 +43,8 @@ struct VyreToGPUPipelineOptions
                      "the host waits at the end of every iteration)"),
       llvm::cl::init(true)};
 #define GEN_PIPELINE_OPTIONS_VERIFYGPUSTREAMSPASS
+#include "vyre/Verification/PipelineOptions.h.inc"
+#define GEN_PIPELINE_OPTIONS_VERIFYSCHEDULEPASS
 #include "vyre/Verification/PipelineOptions.h.inc"
   PassOptions::Option<bool> verify{
       *this, "verify",

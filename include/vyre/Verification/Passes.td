@@ -25,8 +25,8 @@ def VerifySchedulePass : Pass<"vyre-verify-schedule", "::mlir::func::FuncOp"> {
     The input order of two ops is their source order (file location), so a
     copy that `--overlap-copies` hoisted keeps its original place. A loop body
     is checked over two iterations, and each combination of `scf.if` branches
-    (up to 64) separately. The checker is written independently of
-    `--overlap-copies`: it shares the slot access analysis, not the pass's
+    (up to 16,384: 14 `scf.if` ops) separately. The checker is written
+    independently of `--overlap-copies`: it shares the slot access analysis, not the pass's
     hazard code. IR it does not understand (a region op other than `scf.for`,
     `scf.if` and `scf.execute_region` holding vyre ops, a region of several
     blocks, a token it cannot resolve) is an error, never a guess. A region
@@ -34,7 +34,22 @@ def VerifySchedulePass : Pass<"vyre-verify-schedule", "::mlir::func::FuncOp"> {
     `--overlap-copies` follows). A host op that reads, writes or frees a
     `vyre.alloc` buffer is an error at that op: the host cannot dereference
     device memory.
+
+    The check is linear in the trace's accesses where no pair races: each
+    access is checked against the last write to its location and the reads
+    since, with happens-before as one vector clock per op (one entry per
+    stream and one for the host). Where a pair may race, each pair is then
+    checked to report every race. A trace holds each loop body twice, so
+    nesting doubles it per level: a function whose trace would be longer
+    than `max-events` is an error, before anything is unfolded, on the
+    top-level op that makes it so, naming the option.
   }];
+  let options = [
+    Option<"maxEvents", "max-events", "unsigned", /*default=*/"500000",
+           "The most events (executed ops) one trace may hold; more is an "
+           "error, before anything is unfolded, on the top-level op that "
+           "makes the trace too long">
+  ];
 }
 
 def VerifyGPUStreamsPass : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
@@ -90,7 +105,13 @@ def VerifyGPUStreamsPass : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
   let options = [
     Option<"maxTraces", "max-traces", "unsigned", /*default=*/"64",
            "The most traces (combinations of scf.if branches and loop trip "
-           "counts) checked per function; more is an error">
+           "counts) checked per function; more is an error">,
+    Option<"maxTraceNodes", "max-trace-nodes", "unsigned",
+           /*default=*/"50000",
+           "The most nodes (executed ops, events and stream creations) one "
+           "trace may hold; more is an error on the outermost region op "
+           "being unfolded (the check's time and memory grow as the square "
+           "of a trace's length)">
   ];
 }
 

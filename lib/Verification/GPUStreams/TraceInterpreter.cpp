@@ -48,6 +48,24 @@ LogicalResult TraceInterpreter::runBlock(Block &block) {
       continue;
     if (failed(runOp(&op)))
       return failure();
+    if (trace.getNodes().size() > maxNodes) {
+      // Named by its location alone: printing a nest of loops would bury
+      // the message.
+      Operation *culprit = outermostRegionOp ? outermostRegionOp : &op;
+      outermostRegionOp = nullptr;
+      InFlightDiagnostic diagnostic = emitError(culprit->getLoc());
+      diagnostic << "'" << culprit->getName() << "' op ";
+      if (culprit->getNumRegions())
+        diagnostic << "unfolds to";
+      else
+        diagnostic << "brings the trace to";
+      diagnostic << " more than max-trace-nodes=" << maxNodes
+                 << " nodes of --vyre-verify-gpu-streams";
+      if (culprit->getNumRegions())
+        diagnostic << " (a loop body runs twice in a trace, so each level "
+                      "of nesting doubles it)";
+      return diagnostic;
+    }
   }
   return success();
 }
@@ -56,7 +74,15 @@ LogicalResult TraceInterpreter::runOp(Operation *op) {
   if (isa<scf::ForOp, scf::IfOp, scf::ExecuteRegionOp, scf::WhileOp,
           scf::IndexSwitchOp>(op) &&
       needsUnfolding(op))
-    return runRegionOp(op);
+  {
+    bool outermost = !outermostRegionOp;
+    if (outermost)
+      outermostRegionOp = op;
+    LogicalResult result = runRegionOp(op);
+    if (outermost)
+      outermostRegionOp = nullptr;
+    return result;
+  }
   if (auto wait = dyn_cast<gpu::WaitOp>(op))
     return runWait(wait);
   if (isModelledRuntimeOp(op))

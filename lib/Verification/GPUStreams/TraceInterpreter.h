@@ -34,11 +34,15 @@ struct Carried {
 /// the function does something the model does not cover.
 class TraceInterpreter {
 public:
+  /// A trace longer than `maxNodes` is an error (see runBlock).
   TraceInterpreter(KernelSummaries &kernels, TraceChoices &choices,
-                   Trace &trace, Reporter &reporter)
-      : kernels(kernels), choices(choices), trace(trace), reporter(reporter) {}
+                   Trace &trace, Reporter &reporter, unsigned maxNodes)
+      : kernels(kernels), choices(choices), trace(trace), reporter(reporter),
+        maxNodes(maxNodes) {}
 
-  /// Runs the ops of `block`, its terminator aside.
+  /// Runs the ops of `block`, its terminator aside. Once the trace holds
+  /// more than `maxNodes` nodes, fails with an error at the outermost region
+  /// op being unfolded, naming the bound.
   LogicalResult runBlock(Block &block);
 
   /// Runs the function's return `returnOp`; the index of its node.
@@ -119,6 +123,9 @@ private:
   DenseMap<Value, unsigned> pointerStream;
   DenseMap<Value, unsigned> eventOf;
   unsigned nextInstance = 1;
+  unsigned maxNodes;
+  /// The top-level region op being unfolded, if any.
+  Operation *outermostRegionOp = nullptr;
 };
 
 } // namespace mlir::vyre::gpu_streams
