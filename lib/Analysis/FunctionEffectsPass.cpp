@@ -8,6 +8,8 @@
 
 #include "vyre/Analysis/Passes.h"
 
+#include "vyre/Analysis/KernelSymbols.h"
+
 #include "vyre/Analysis/FunctionEffects.h"
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 
@@ -80,8 +82,12 @@ struct FunctionEffectsPass
       else
         function->removeAttr(name);
     });
+    // It renames no symbol: the function passes after it may share the
+    // module's kernels by symbol.
+    getAnalysis<KernelSymbols>();
     if (!changed)
-      markAllAnalysesPreserved();
+      return markAllAnalysesPreserved();
+    markAnalysesPreserved<KernelSymbols>();
   }
 };
 

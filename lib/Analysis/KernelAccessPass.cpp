@@ -8,6 +8,8 @@
 
 #include "vyre/Analysis/Passes.h"
 
+#include "vyre/Analysis/KernelSymbols.h"
+
 #include "vyre/Analysis/KernelAccess.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -65,8 +67,12 @@ struct KernelAccessPass
                                           : WalkResult::advance();
     });
     // Nothing changed: the pass manager need not verify the module again.
+    // It renames no symbol: the function passes after it may share the
+    // module's kernels by symbol.
+    getAnalysis<KernelSymbols>();
     if (!changed)
-      markAllAnalysesPreserved();
+      return markAllAnalysesPreserved();
+    markAnalysesPreserved<KernelSymbols>();
   }
 };
 

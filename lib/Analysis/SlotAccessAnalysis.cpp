@@ -12,7 +12,17 @@ using namespace mlir::vyre;
 /// The attribute that promises a function argument aliases no other.
 static constexpr StringLiteral kNoAliasAttrName = "llvm.noalias";
 
-SlotAccessAnalysis::SlotAccessAnalysis(Operation *op) {
+SlotAccessAnalysis::SlotAccessAnalysis(Operation *op, AnalysisManager &analyses)
+    : kernelSymbols(nullptr) {
+  if (Operation *parent = op->getParentOp())
+    if (auto cached = analyses.getCachedParentAnalysis<KernelSymbols>(parent))
+      kernelSymbols = &cached->get();
+  analyze(op);
+}
+
+SlotAccessAnalysis::SlotAccessAnalysis(Operation *op) { analyze(op); }
+
+void SlotAccessAnalysis::analyze(Operation *op) {
   collectSlots(op);
   computeAliasing(op);
   op->walk([&](StreamOpInterface launch) {
@@ -128,7 +138,9 @@ SlotAccessAnalysis::lookupKernel(StreamOpInterface launch) {
   if (!isNew)
     return it->second;
   KernelInfo &info = it->second;
-  Operation *callee = symbolTables.lookupNearestSymbolFrom(launch, symbol);
+  Operation *callee = kernelSymbols ? kernelSymbols->lookup(symbol) : nullptr;
+  if (!callee)
+    callee = symbolTables.lookupNearestSymbolFrom(launch, symbol);
   auto function = dyn_cast_or_null<FunctionOpInterface>(callee);
   if (!function)
     return info;

@@ -64,7 +64,7 @@ func.func @three_nests(%h: memref<16xf32> {llvm.noalias}, %n: index) {
       }
     }
   }
-  // expected-error @+1 {{'scf.for' op brings the trace to 51 events, more than max-events=40 of --vyre-verify-schedule (each loop body is checked over two iterations, so each level of nesting doubles the trace)}}
+  // expected-error @+1 {{'scf.for' op brings the trace to 52 events, more than max-events=40 of --vyre-verify-schedule (each loop body is checked over two iterations, so each level of nesting doubles the trace)}}
   scf.for %i = %c0 to %n step %c1 {
     scf.for %j = %c0 to %n step %c1 {
       scf.for %k = %c0 to %n step %c1 {

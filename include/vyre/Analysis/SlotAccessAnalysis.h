@@ -10,10 +10,12 @@
 
 #include "vyre/Analysis/AccessSummary.h"
 #include "vyre/Analysis/KernelAccess.h"
+#include "vyre/Analysis/KernelSymbols.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/AnalysisManager.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -45,6 +47,9 @@ public:
   /// Analyses `op`, normally a `func.func`; every kernel launch nested in it
   /// is summarized.
   explicit SlotAccessAnalysis(Operation *op);
+  /// The same, looking kernels up in the enclosing module's KernelSymbols
+  /// where a module pass left it cached (function passes in parallel).
+  SlotAccessAnalysis(Operation *op, AnalysisManager &analyses);
 
   /// The slot roots, indexed by slot number.
   ArrayRef<Value> getSlots() const { return slots; }
@@ -86,6 +91,7 @@ private:
     std::optional<SmallVector<ArgumentAccess>> summary;
   };
 
+  void analyze(Operation *op);
   void collectSlots(Operation *op);
   void computeAliasing(Operation *op);
   const KernelInfo &lookupKernel(StreamOpInterface launch);
@@ -104,6 +110,8 @@ private:
   std::vector<AccessSummary> summaries;
   DenseMap<Operation *, unsigned> summaryIndex;
   SymbolTableCollection symbolTables;
+  /// The enclosing module's kernels, if cached; null otherwise.
+  const KernelSymbols *kernelSymbols = nullptr;
 };
 
 } // namespace mlir::vyre

@@ -175,6 +175,10 @@ Value StreamTracker::append(Value dependency, Value token, bool erasable) {
   if (erasable && mayVanish(dependency))
     vanishing.insert(token);
   unsigned id = streamOf(dependency);
+  // Positions order a stream's tokens, and its allocations by them
+  // (isAllocBefore): a stream never forks.
+  assert(streams[id].tail == dependency &&
+         "an op continues a stream from its tail only");
   tokenStream[token] = id;
   position[token] = position.lookup(dependency) + 1;
   streams[id].tail = token;
