@@ -44,6 +44,8 @@ struct EngineModel {
   double h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs;
   unsigned defaultTripCount;
   uint64_t maxTrips;
+  /// The most ops one function may run, loop iterations included.
+  uint64_t maxOps;
   /// Whether to keep a span per op for the trace, and at most how many.
   bool keepSpans;
   uint64_t maxSpans;
@@ -257,17 +259,32 @@ private:
   }
 
   LogicalResult runOp(Operation *op) {
+    if (++opsRun > model.maxOps) {
+      // Named by its location alone: printing a nest of loops would bury
+      // the message.
+      Operation *culprit = outermostLoop ? outermostLoop : op;
+      return emitError(culprit->getLoc())
+             << "'" << culprit->getName() << "' op runs more than max-ops="
+             << model.maxOps
+             << " ops in --vyre-simulate (the trip counts of nested loops "
+                "multiply); raise max-ops to simulate it";
+    }
     if (op->getNumRegions() != 0)
       waitAroundRegion(op);
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       FailureOr<uint64_t> trips = tripCount(loop);
       if (failed(trips))
         return failure();
+      bool outermost = !outermostLoop;
+      if (outermost)
+        outermostLoop = loop;
       for (uint64_t i = 0; i < *trips; ++i) {
         if (failed(runRegion(loop.getRegion())))
           return failure();
         waitAroundRegion(loop);
       }
+      if (outermost)
+        outermostLoop = nullptr;
       return success();
     }
     if (auto branch = dyn_cast<scf::IfOp>(op)) {
@@ -507,6 +524,9 @@ private:
   func::FuncOp function;
   SlotAccessAnalysis &slots;
   EngineModel model;
+  /// Ops run so far (max-ops), and the top-level loop being run.
+  uint64_t opsRun = 0;
+  Operation *outermostLoop = nullptr;
 
   double host = 0;
   double lastEnd = 0;
@@ -552,6 +572,7 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
                       defaultKernelUs,
                       defaultTripCount,
                       maxTrips,
+                      maxOps,
                       /*keepSpans=*/!tracePath.empty(),
                       maxTraceEvents,
                       launchUs,

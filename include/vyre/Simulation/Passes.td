@@ -29,7 +29,10 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
     error that names the op, never a wrapped count or "copy of 0 B". The
     simulator keeps no per-op record unless it writes a trace, so its memory
     does not grow with the trip count; a trace keeps at most
-    `max-trace-events` ops and says so in its last event.
+    `max-trace-events` ops and says so in its last event. Its time grows
+    with the ops it runs, loop iterations included: a nest of loops
+    multiplies their trip counts, so a function that runs more than
+    `max-ops` ops is an error on the outermost loop, never a hang.
 
     Every function of the module is simulated on its own. With `trace=FILE`
     it writes one Chrome trace-event JSON for them all (per function, one
@@ -79,6 +82,9 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
            "is an error">,
     Option<"maxTraceEvents", "max-trace-events", "uint64_t", "1000000",
            "Most ops the trace shows; later ones are left out, with a note">,
+    Option<"maxOps", "max-ops", "uint64_t", "10000000",
+           "Most ops the simulator runs per function, loop iterations "
+           "included; more is an error on the outermost loop">,
   ];
 }
 
