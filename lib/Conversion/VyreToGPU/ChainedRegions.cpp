@@ -44,7 +44,7 @@ using namespace mlir::vyre;
 using namespace mlir::vyre::vyre_to_gpu;
 
 bool VyreToGPULowering::chainsOnDevice(Operation *op) {
-  return carryLoopStreams && isDeviceRegion(op) &&
+  return carryLoopStreams && summaries.isDeviceRegion(op) &&
          streamsUsedInside(op).empty();
 }
 
@@ -126,17 +126,14 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
   }
   if (state.main)
     start.before.push_back(state.main);
-  op->walk([&](Operation *nested) {
-    if (!isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(nested))
-      return;
-    int64_t index = *cast<StreamOpInterface>(nested).getStreamIndex();
+  for (int64_t index : summaries.sideStreams(op)) {
     Value tail = state.side.lookup(index);
-    if (!tail || llvm::is_contained(start.retiredSides, index))
-      return;
+    if (!tail)
+      continue;
     start.retiredSides.push_back(index);
     if (!llvm::is_contained(start.before, tail))
       start.before.push_back(tail);
-  });
+  }
 
   // With nothing in flight but the block's awaited event, that event is the
   // one to start after: the op takes it over (and destroys it).
@@ -202,7 +199,7 @@ LogicalResult VyreToGPULowering::lowerChainedBranch(scf::IfOp branch,
     Block &block = region->front();
     bool hostWaits = llvm::any_of(
         block, [&](Operation &op) { return waitsForDevice(&op); });
-    if (!containsVyreOps(*region) && !hostWaits) {
+    if (!summaries.holdsVyreOps(*region) && !hostWaits) {
       // Nothing runs on the device: the event before is the one after.
       Operation *yield = block.getTerminator();
       yield->insertOperands(yield->getNumOperands(), start.event);

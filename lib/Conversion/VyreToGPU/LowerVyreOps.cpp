@@ -84,7 +84,7 @@ void VyreToGPULowering::lowerDealloc(DeallocOp dealloc, StreamState &state) {
 LogicalResult VyreToGPULowering::lowerDispatch(DispatchOp dispatch,
                                                StreamState &state) {
   auto kernel = dyn_cast_or_null<gpu::GPUFuncOp>(
-      symbolTables.lookupNearestSymbolFrom(dispatch, dispatch.getKernel()));
+      symbolTables.lookupSymbolIn(kernelScope, dispatch.getKernel()));
   if (!kernel)
     return dispatch.emitOpError("cannot be lowered: kernel ")
            << dispatch.getKernel()

@@ -18,9 +18,7 @@ Value RuntimeCalls::streamOf(Value token, Location loc) {
 void RuntimeCalls::call(StringRef callee, Type result, ValueRange operands,
                         Location loc, Value *returned) {
   MLIRContext *context = builder.getContext();
-  auto module = builder.getInsertionBlock()
-                    ->getParentOp()
-                    ->getParentOfType<ModuleOp>();
+  auto module = cast<ModuleOp>(this->module);
   Operation *&known = declared[module][callee];
   if (!known)
     known = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);

@@ -22,10 +22,15 @@
 namespace mlir::vyre::vyre_to_gpu {
 
 /// Emits mgpu runtime calls with `builder`, where it points, declaring the
-/// functions in the enclosing module on first use.
+/// functions in the module of the function being lowered on first use.
 class RuntimeCalls {
 public:
   explicit RuntimeCalls(OpBuilder &builder) : builder(builder) {}
+
+  /// The module the calls are made in from now on (found once per
+  /// function: from a call deep in a nest of loops, the way up to it is as
+  /// long as the nest is deep).
+  void setModule(Operation *module) { this->module = module; }
 
   /// `mgpuEventCreate()`.
   Value createEvent(Location loc);
@@ -49,6 +54,7 @@ private:
             Value *returned = nullptr);
 
   OpBuilder &builder;
+  Operation *module = nullptr;
   /// The functions declared or found so far, per module: a lookup in a
   /// module's symbol table scans its ops, and a call is made per loop.
   DenseMap<Operation *, llvm::StringMap<Operation *>> declared;

@@ -114,6 +114,9 @@ LogicalResult VyreToGPULowering::lowerFunction(FunctionOpInterface function) {
   if (failed(checkTokensStayInVyre(function)))
     return failure();
   sequential = !isInStreamForm(function);
+  summaries.compute(function);
+  runtime.setModule(function->getParentOfType<ModuleOp>());
+  kernelScope = SymbolTable::getNearestSymbolTable(function);
   return lowerRegion(body);
 }
 
@@ -124,7 +127,7 @@ void VyreToGPULowering::eraseLoweredOps() {
 }
 
 LogicalResult VyreToGPULowering::lowerRegion(Region &region) {
-  if (!containsVyreOps(region))
+  if (!summaries.holdsVyreOps(region))
     return success();
   if (!region.hasOneBlock())
     return region.getParentOp()->emitOpError("has a region of ")
@@ -192,8 +195,9 @@ LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
 /// may touch memory.
 LogicalResult VyreToGPULowering::lowerHostOp(Operation *op,
                                              StreamState &state) {
-  bool hasDeviceWork = llvm::any_of(
-      op->getRegions(), [](Region &region) { return containsVyreOps(region); });
+  bool hasDeviceWork = llvm::any_of(op->getRegions(), [&](Region &region) {
+    return summaries.holdsVyreOps(region);
+  });
   if (hasDeviceWork && chainsOnDevice(op)) {
     if (auto loop = dyn_cast<scf::ForOp>(op))
       return lowerChainedLoop(loop, state);
@@ -246,13 +250,9 @@ void VyreToGPULowering::addStreamsToQuiesce(Operation *op, StreamState &state,
   };
   // Copies on one side stream run in program order: a side stream the
   // region enqueues on is done before the region's copies start.
-  op->walk([&](Operation *nested) {
-    if (!isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(nested))
-      return;
-    int64_t index = *cast<StreamOpInterface>(nested).getStreamIndex();
+  for (int64_t index : summaries.sideStreams(op))
     if (Value tail = state.side.lookup(index))
       add(streams.streamOf(tail));
-  });
   // Inside a region, no token lives across a nested region op either.
   // Once control flow is lowered to blocks, two branches whose last blocks
   // differ only in the token they wait on get merged by upstream's rewrite
@@ -268,34 +268,15 @@ void VyreToGPULowering::addStreamsToQuiesce(Operation *op, StreamState &state,
 /// are defined outside it.
 SmallVector<unsigned> VyreToGPULowering::streamsUsedInside(Operation *op) {
   SmallVector<unsigned> result;
-  // The tokens defined inside `op`, found in the same walk (pre-order: a
-  // token's definition comes before its uses), so that telling a token from
-  // outside costs O(1), not the depth of the nest.
-  llvm::DenseSet<Value> definedInside;
-  op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
-    for (Region &region : nested->getRegions())
-      for (Block &block : region)
-        for (BlockArgument argument : block.getArguments())
-          if (isa<TokenType>(argument.getType()))
-            definedInside.insert(argument);
-    if (nested != op)
-      for (Value value : nested->getResults())
-        if (isa<TokenType>(value.getType()))
-          definedInside.insert(value);
-    for (Value operand : nested->getOperands()) {
-      if (!isa<TokenType>(operand.getType()))
-        continue;
-      if (definedInside.contains(operand))
-        continue;
-      Value gpuToken = tokens.lookup(operand);
-      if (!gpuToken || !isa<gpu::AsyncTokenType>(gpuToken.getType()) ||
-          streams.isComplete(gpuToken) || streams.isReleased(gpuToken))
-        continue;
-      unsigned stream = streams.streamOf(gpuToken);
-      if (!llvm::is_contained(result, stream))
-        result.push_back(stream);
-    }
-  });
+  for (Value operand : summaries.tokensFromOutside(op)) {
+    Value gpuToken = tokens.lookup(operand);
+    if (!gpuToken || !isa<gpu::AsyncTokenType>(gpuToken.getType()) ||
+        streams.isComplete(gpuToken) || streams.isReleased(gpuToken))
+      continue;
+    unsigned stream = streams.streamOf(gpuToken);
+    if (!llvm::is_contained(result, stream))
+      result.push_back(stream);
+  }
   return result;
 }
 

@@ -9,6 +9,7 @@
 #ifndef VYRE_LIB_CONVERSION_VYRETOGPU_VYRETOGPULOWERING_H
 #define VYRE_LIB_CONVERSION_VYRETOGPU_VYRETOGPULOWERING_H
 
+#include "RegionSummaries.h"
 #include "RuntimeCalls.h"
 #include "StreamTracker.h"
 
@@ -123,8 +124,13 @@ private:
   Type tokenType;
   StreamTracker streams;
   RuntimeCalls runtime;
+  /// What each region op of the function being lowered holds.
+  RegionSummaries summaries;
   /// The kernels' symbol tables, built once (a lookup scans them otherwise).
   SymbolTableCollection symbolTables;
+  /// The symbol table kernels are looked up from: the nearest around the
+  /// function being lowered (found once, not from each dispatch up).
+  Operation *kernelScope = nullptr;
   bool carryLoopStreams;
   /// The event every stream the block being lowered creates waits for: in
   /// a chained block, the event before it; after a chained region op,

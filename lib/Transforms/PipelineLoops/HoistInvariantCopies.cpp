@@ -47,9 +47,11 @@ bool mayTouchSlots(const AccessSummary &summary, ArrayRef<unsigned> slots,
 }
 
 /// Whether `copy` writes the same bytes in every iteration of `loop`.
+/// `footprints`: those of the ops of the body, in order.
 bool isInvariant(scf::ForOp loop, CopyH2DOp copy,
                  const SlotAccessAnalysis &slots,
-                 HostBufferAliasing &hostAliasing) {
+                 HostBufferAliasing &hostAliasing,
+                 ArrayRef<OpFootprint> footprints) {
   if (!loop.isDefinedOutsideOfLoop(copy.getSource()) ||
       !loop.isDefinedOutsideOfLoop(copy.getTarget()))
     return false;
@@ -60,12 +62,12 @@ bool isInvariant(scf::ForOp loop, CopyH2DOp copy,
     return false;
   Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
   bool beforeCopy = true;
-  for (Operation &op : loop.getBody()->without_terminator()) {
+  for (auto [op, footprint] :
+       llvm::zip_equal(loop.getBody()->without_terminator(), footprints)) {
     if (&op == copy.getOperation()) {
       beforeCopy = false;
       continue;
     }
-    OpFootprint footprint = computeOpFootprint(&op, slots);
     if (footprint.unknown ||
         mayWriteHostBuffer(footprint.device, hostRoot, hostAliasing) ||
         mayWriteHostBuffer(footprint.host, hostRoot, hostAliasing))
@@ -131,11 +133,20 @@ bool isSourceAlwaysValid(scf::ForOp loop, CopyH2DOp copy) {
 
 SmallVector<CopyH2DOp>
 pipeline::hoistInvariantCopies(scf::ForOp loop, const SlotAccessAnalysis &slots,
-                               HostBufferAliasing &hostAliasing) {
+                               HostBufferAliasing &hostAliasing,
+                               OpFootprintCache &footprintCache) {
   SmallVector<CopyH2DOp> invariant;
+  // The body's footprints, once: each copy is checked against all of them.
+  std::vector<OpFootprint> footprints;
+  bool hasCopies = false;
+  for (Operation &op : loop.getBody()->without_terminator())
+    hasCopies |= isa<CopyH2DOp>(op);
+  if (hasCopies)
+    for (Operation &op : loop.getBody()->without_terminator())
+      footprints.push_back(footprintCache.get(&op));
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto copy = dyn_cast<CopyH2DOp>(&op))
-      if (isInvariant(loop, copy, slots, hostAliasing))
+      if (isInvariant(loop, copy, slots, hostAliasing, footprints))
         invariant.push_back(copy);
   if (invariant.empty())
     return invariant;

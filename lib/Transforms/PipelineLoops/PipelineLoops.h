@@ -27,6 +27,7 @@
 namespace mlir::vyre {
 class SlotAccessAnalysis;
 class HostBufferAliasing;
+class OpFootprintCache;
 struct SideAccess;
 } // namespace mlir::vyre
 
@@ -98,10 +99,12 @@ private:
 
 /// Finds the buffers of `loop`'s body that may rotate: those filled by a
 /// copy that may be issued early, and those a launch overwrites.
+/// `footprints` holds those of the function as it is.
 LoopPrefetchAnalysis analyzeLoopPrefetch(scf::ForOp loop,
                                          const SlotAccessAnalysis &slots,
                                          HostBufferAliasing &hostAliasing,
-                                         OpPositions &positions);
+                                         OpPositions &positions,
+                                         OpFootprintCache &footprints);
 
 /// Whether `side` may write (or free) a host buffer that aliases `hostRoot`.
 bool mayWriteHostBuffer(const SideAccess &side, Value hostRoot,
@@ -116,10 +119,12 @@ void emitPipelinedLoop(scf::ForOp loop, const LoopPrefetchAnalysis &analysis,
                        unsigned depth);
 
 /// Moves the loop-invariant copies out of `loop`, in front of it; returns
-/// the copies moved. The caller tags them and the loop.
+/// the copies moved. The caller tags them and the loop. `footprints` holds
+/// those of the function as it is.
 SmallVector<CopyH2DOp> hoistInvariantCopies(scf::ForOp loop,
                                             const SlotAccessAnalysis &slots,
-                                            HostBufferAliasing &hostAliasing);
+                                            HostBufferAliasing &hostAliasing,
+                                            OpFootprintCache &footprints);
 
 //===----------------------------------------------------------------------===//
 // Where a buffer's uses outside a loop run (UsesAroundLoop.cpp)

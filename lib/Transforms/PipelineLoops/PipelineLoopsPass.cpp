@@ -10,6 +10,7 @@
 #include "PipelineLoops.h"
 
 #include "vyre/Analysis/HostBufferAliasing.h"
+#include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Transforms/Passes.h"
@@ -30,10 +31,15 @@ namespace {
 /// The analyses of a function, rebuilt after each change.
 struct FunctionAnalyses {
   explicit FunctionAnalyses(func::FuncOp function)
-      : slots(function), hostAliasing(function), positions(function) {}
+      : slots(function), hostAliasing(function), positions(function),
+        footprints(slots) {}
   SlotAccessAnalysis slots;
   HostBufferAliasing hostAliasing;
   OpPositions positions;
+  /// Valid until the function changes, when all of them are rebuilt: a
+  /// loop's footprint is merged once from its body's, not walked again for
+  /// each loop around it.
+  OpFootprintCache footprints;
 };
 
 /// Pipelines the loops of one function, innermost first.
@@ -84,7 +90,8 @@ private:
     Location loopLoc = loop.getLoc();
 
     SmallVector<CopyH2DOp> hoisted =
-        hoistInvariantCopies(loop, analyses->slots, analyses->hostAliasing);
+        hoistInvariantCopies(loop, analyses->slots, analyses->hostAliasing,
+                             analyses->footprints);
     // The copies moved out of the loop are no longer where they were.
     if (!hoisted.empty())
       analyses->positions = OpPositions(function);
@@ -106,8 +113,9 @@ private:
   }
 
   bool tryPipelining(scf::ForOp loop) {
-    LoopPrefetchAnalysis analysis = analyzeLoopPrefetch(
-        loop, analyses->slots, analyses->hostAliasing, analyses->positions);
+    LoopPrefetchAnalysis analysis =
+        analyzeLoopPrefetch(loop, analyses->slots, analyses->hostAliasing,
+                            analyses->positions, analyses->footprints);
     bool hasCopies = !loop.getBody()->getOps<CopyH2DOp>().empty();
     if (!analysis.loopReason.empty()) {
       if (hasCopies)

@@ -61,9 +61,10 @@ std::optional<uint64_t> getByteSize(MemRefType type) {
 class PrefetchChecker {
 public:
   PrefetchChecker(scf::ForOp loop, const SlotAccessAnalysis &slots,
-                  HostBufferAliasing &hostAliasing, OpPositions &positions)
+                  HostBufferAliasing &hostAliasing, OpPositions &positions,
+                  OpFootprintCache &footprintCache)
       : loop(loop), slots(slots), hostAliasing(hostAliasing),
-        positions(positions) {}
+        positions(positions), footprintCache(footprintCache) {}
 
   LoopPrefetchAnalysis run() {
     LoopPrefetchAnalysis result;
@@ -89,7 +90,7 @@ public:
       return result;
     }
     for (Operation &op : loop.getBody()->without_terminator()) {
-      footprints.push_back(computeOpFootprint(&op, slots));
+      footprints.push_back(footprintCache.get(&op));
       if (footprints.back().unknown && result.loopReason.empty())
         result.loopReason =
             describeOp(&op) + " in the body has effects vyre cannot model";
@@ -323,6 +324,7 @@ private:
   const SlotAccessAnalysis &slots;
   HostBufferAliasing &hostAliasing;
   OpPositions &positions;
+  OpFootprintCache &footprintCache;
   /// The footprint of each op of the body, in order.
   std::vector<OpFootprint> footprints;
 };
@@ -340,6 +342,8 @@ bool pipeline::mayWriteHostBuffer(const SideAccess &side, Value hostRoot,
 
 LoopPrefetchAnalysis pipeline::analyzeLoopPrefetch(
     scf::ForOp loop, const SlotAccessAnalysis &slots,
-    HostBufferAliasing &hostAliasing, OpPositions &positions) {
-  return PrefetchChecker(loop, slots, hostAliasing, positions).run();
+    HostBufferAliasing &hostAliasing, OpPositions &positions,
+    OpFootprintCache &footprints) {
+  return PrefetchChecker(loop, slots, hostAliasing, positions, footprints)
+      .run();
 }
