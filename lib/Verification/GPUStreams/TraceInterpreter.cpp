@@ -62,8 +62,9 @@ LogicalResult TraceInterpreter::runBlock(Block &block) {
       diagnostic << " more than max-trace-nodes=" << maxNodes
                  << " nodes of --vyre-verify-gpu-streams";
       if (culprit->getNumRegions())
-        diagnostic << " (a loop body runs twice in a trace, so each level "
-                      "of nesting doubles it)";
+        diagnostic << " (a loop body runs twice in a trace, and the loops "
+                      "nested in its second run once only where what it "
+                      "carries is made anew each iteration)";
       return diagnostic;
     }
   }

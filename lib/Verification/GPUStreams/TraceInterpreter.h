@@ -18,6 +18,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <array>
+
 namespace mlir::vyre::gpu_streams {
 
 /// What a value that crosses a region boundary (an iter_arg, a yielded value,
@@ -66,6 +68,16 @@ private:
   /// How often the loop `loop` runs in this trace when its trip count is not
   /// known: twice or not at all, the same for every run of it in a trace.
   unsigned unknownTrips(Operation *loop);
+
+  /// Whether the loops nested in a later iteration of `loop` may run one
+  /// iteration: `first` (what it carried into its first iteration) and
+  /// `later` (what it carries into the second) each hold distinct streams,
+  /// events and buffers; `first` holds none that the body also reaches
+  /// from outside; and `later` holds only ones made since the loop started
+  /// (ids from `madeSince`: the stream, event and buffer counts then).
+  bool laterIterationsAreAlike(scf::ForOp loop, ArrayRef<Carried> first,
+                               ArrayRef<Carried> later,
+                               std::array<unsigned, 3> madeSince);
 
   LogicalResult runRegionOp(Operation *op);
   LogicalResult runFor(scf::ForOp loop);
@@ -126,6 +138,10 @@ private:
   unsigned maxNodes;
   /// The top-level region op being unfolded, if any.
   Operation *outermostRegionOp = nullptr;
+  /// Whether scf.for loops run at most one iteration: they are in a later
+  /// iteration of a loop whose iterations are alike
+  /// (laterIterationsAreAlike).
+  bool loopsRunOnce = false;
 };
 
 } // namespace mlir::vyre::gpu_streams
