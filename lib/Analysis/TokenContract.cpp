@@ -68,17 +68,30 @@ public:
     return first;
   }
 
-  /// Whether one of `waited` is a later token of `token`'s stream.
-  bool namesLaterToken(Value token, ValueRange waited) {
+  /// For each stream that `waited` names, the deepest place it names.
+  DenseMap<unsigned, unsigned> deepestNamed(ValueRange waited) {
+    DenseMap<unsigned, unsigned> deepest;
+    for (Value other : waited) {
+      auto place = places.find(other);
+      if (place == places.end())
+        continue;
+      auto [it, inserted] =
+          deepest.try_emplace(place->second.stream, place->second.depth);
+      if (!inserted)
+        it->second = std::max(it->second, place->second.depth);
+    }
+    return deepest;
+  }
+
+  /// Whether a later token of `token`'s stream is named (`deepest`, from
+  /// deepestNamed: one pass over a wait's tokens, not one per token).
+  bool namesLaterToken(Value token,
+                       const DenseMap<unsigned, unsigned> &deepest) {
     auto place = places.find(token);
     if (place == places.end())
       return false;
-    return llvm::any_of(waited, [&](Value other) {
-      auto otherPlace = places.find(other);
-      return otherPlace != places.end() &&
-             otherPlace->second.stream == place->second.stream &&
-             otherPlace->second.depth > place->second.depth;
-    });
+    auto named = deepest.find(place->second.stream);
+    return named != deepest.end() && named->second > place->second.depth;
   }
 
 private:
@@ -97,8 +110,9 @@ void vyre::findWaitsOnOlderTokens(
     if (wait.getAsyncToken())
       return;
     ValueRange waited = wait.getAsyncDependencies();
+    DenseMap<unsigned, unsigned> deepest = finder.deepestNamed(waited);
     for (Value token : waited) {
-      if (finder.namesLaterToken(token, waited))
+      if (finder.namesLaterToken(token, deepest))
         continue;
       // Work enqueued before the wait: before it in its block, or before
       // the region op that holds it in an enclosing block.

@@ -43,14 +43,15 @@ using namespace mlir::vyre::gpu_streams;
 
 /// gpu-to-llvm records an event for each traceable join dependency right
 /// after the op that defined it.
-static EventsAfter findEventsAfter(FunctionOpInterface function) {
+static EventsAfter findEventsAfter(FunctionOpInterface function,
+                                   const TraceableStreams &traceable) {
   EventsAfter eventsAfter;
   function->walk([&](gpu::WaitOp wait) {
     if (!wait.getAsyncToken())
       return;
     for (auto [index, dependency] :
          llvm::enumerate(wait.getAsyncDependencies()))
-      if (isTraceableStream(dependency))
+      if (traceable.contains(dependency))
         eventsAfter[dependency.getDefiningOp()].push_back(
             {wait.getOperation(), static_cast<unsigned>(index)});
   });
@@ -72,7 +73,8 @@ static LogicalResult checkFunction(FunctionOpInterface function,
           "takes a !gpu.async.token argument, whose stream "
           "--vyre-verify-gpu-streams cannot follow");
 
-  EventsAfter eventsAfter = findEventsAfter(function);
+  TraceableStreams traceable(function);
+  EventsAfter eventsAfter = findEventsAfter(function, traceable);
   TraceChoices choices;
   Reporter reporter;
   unsigned traces = 0;
@@ -84,8 +86,8 @@ static LogicalResult checkFunction(FunctionOpInterface function,
                 "more than --vyre-verify-gpu-streams checks";
     choices.startTrace();
     Trace trace(eventsAfter);
-    TraceInterpreter interpreter(kernels, choices, trace, reporter,
-                                 maxTraceNodes);
+    TraceInterpreter interpreter(kernels, traceable, choices, trace,
+                                 reporter, maxTraceNodes);
     if (failed(interpreter.runBlock(entry)))
       return failure();
     FailureOr<unsigned> returnNode = interpreter.runReturn(returnOp);

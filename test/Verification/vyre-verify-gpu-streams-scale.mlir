@@ -1,9 +1,9 @@
 // RUN: vyre-opt %s --split-input-file --verify-diagnostics --vyre-verify-gpu-streams=max-trace-nodes=30
 
 // Tests the bound on a trace's length: each loop body runs twice in a trace,
-// and the loops nested in its second iteration once, so a nest of 15 loops
-// around a launch holds 16 launches and their waits, 32 nodes. The error names the outermost loop by its location (it does not
-// print the nest) and the option; a nest of two loops is checked.
+// so a nest of four loops around a launch holds 16 launches. The error names
+// the outermost loop by its location (it does not print the nest) and the
+// option; a nest of two loops is checked.
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @read(%x: memref<16xf32>) kernel {
@@ -27,36 +27,14 @@ module attributes {gpu.container_module} {
   func.func @deep(%a: memref<16xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{'scf.for' op unfolds to more than max-trace-nodes=30 nodes of --vyre-verify-gpu-streams (a loop body runs twice in a trace, and the loops nested in its second run once only where what it carries is made anew each iteration)}}
-    scf.for %i0 = %c0 to %n step %c1 {
-      scf.for %i1 = %c0 to %n step %c1 {
-        scf.for %i2 = %c0 to %n step %c1 {
-          scf.for %i3 = %c0 to %n step %c1 {
-            scf.for %i4 = %c0 to %n step %c1 {
-              scf.for %i5 = %c0 to %n step %c1 {
-                scf.for %i6 = %c0 to %n step %c1 {
-                  scf.for %i7 = %c0 to %n step %c1 {
-                    scf.for %i8 = %c0 to %n step %c1 {
-                      scf.for %i9 = %c0 to %n step %c1 {
-                        scf.for %i10 = %c0 to %n step %c1 {
-                          scf.for %i11 = %c0 to %n step %c1 {
-                            scf.for %i12 = %c0 to %n step %c1 {
-                              scf.for %i13 = %c0 to %n step %c1 {
-                                scf.for %i14 = %c0 to %n step %c1 {
-                                  %s = gpu.wait async
-                                  %t = gpu.launch_func async [%s] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<16xf32>)
-                                  gpu.wait [%t]
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
+    // expected-error @+1 {{'scf.for' op unfolds to more than max-trace-nodes=30 nodes of --vyre-verify-gpu-streams (a loop body runs twice in a trace, so each level of nesting doubles it)}}
+    scf.for %i = %c0 to %n step %c1 {
+      scf.for %j = %c0 to %n step %c1 {
+        scf.for %k = %c0 to %n step %c1 {
+          scf.for %l = %c0 to %n step %c1 {
+            %s = gpu.wait async
+            %t = gpu.launch_func async [%s] @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<16xf32>)
+            gpu.wait [%t]
           }
         }
       }

@@ -1,17 +1,22 @@
 //===- CheckTrace.cpp - Races and leaks in one trace ------------*- C++ -*-===//
 //
 // Nodes are in issue order and every edge points back, so one sweep
-// computes everything before each node. Two accesses to buffers that may
-// alias, one a write, race when neither node is before the other.
+// computes everything before each node (HappensBefore.h). Two accesses to
+// buffers that may alias, one a write, race when neither node is before the
+// other. Each node is checked against the earlier nodes that may touch or
+// free what it touches, found through an index by buffer, in issue order.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CheckTrace.h"
+#include "HappensBefore.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::vyre::gpu_streams;
@@ -41,7 +46,16 @@ private:
   bool mayAlias(const Buffer &lhs, const Buffer &rhs);
   std::string describeBuffer(const Buffer &lhs, const Buffer &rhs);
 
-  void computeBefore();
+  /// Where an access may meet others: `Wildcard`, any buffer (every
+  /// buffer, or one of unknown origin); `SharedArguments`, an argument
+  /// without `llvm.noalias` (they may alias each other); otherwise a buffer
+  /// of its own (an allocation or a `noalias` argument, one instance).
+  enum class CellKind { Wildcard, SharedArguments, Own };
+  CellKind cellKindOf(const Buffer &buffer);
+  /// The earlier nodes that may touch what `later` touches, or free it,
+  /// in issue order; then records `later`'s accesses and frees.
+  SmallVector<unsigned> candidatesFor(unsigned later);
+
   void checkUseBeforeAlloc(unsigned later);
   void checkUseAfterFree(unsigned earlier, unsigned later);
   void checkRaces(unsigned earlier, unsigned later);
@@ -54,10 +68,20 @@ private:
   Operation *returnOp;
   Reporter &reporter;
 
-  /// For each node, the nodes that happen before it.
-  std::vector<llvm::BitVector> before;
-  /// Buffers from gpu.alloc async, and where they were made.
-  SmallVector<std::pair<Buffer, unsigned>> allocations;
+  std::optional<HappensBefore> before;
+  using BufferKey = std::pair<void *, unsigned>;
+  static BufferKey keyOf(const Buffer &buffer) {
+    return {buffer.root.getAsOpaquePointer(), buffer.instance};
+  }
+  /// Where each buffer from gpu.alloc async was made, in issue order.
+  DenseMap<BufferKey, SmallVector<unsigned, 1>> allocations;
+  /// The nodes so far that access each buffer of its own, that access an
+  /// argument without `noalias`, that access any buffer, that access
+  /// anything, and that free each buffer.
+  DenseMap<BufferKey, SmallVector<unsigned>> accessingOwn;
+  SmallVector<unsigned> accessingSharedArguments, accessingWildcard,
+      accessingAny;
+  DenseMap<BufferKey, SmallVector<unsigned>> freeing;
 };
 
 } // namespace
@@ -106,14 +130,76 @@ std::string TraceChecker::describeBuffer(const Buffer &lhs, const Buffer &rhs) {
   return "the buffer of " + describeOp(named.root.getDefiningOp());
 }
 
-void TraceChecker::computeBefore() {
-  unsigned count = nodes.size();
-  before.assign(count, llvm::BitVector(count));
-  for (unsigned index = 0; index < count; ++index)
-    for (unsigned predecessor : nodes[index].predecessors) {
-      before[index] |= before[predecessor];
-      before[index].set(predecessor);
+TraceChecker::CellKind TraceChecker::cellKindOf(const Buffer &buffer) {
+  if (buffer.everything)
+    return CellKind::Wildcard;
+  switch (kindOf(buffer.root)) {
+  case RootKind::Unknown:
+    return CellKind::Wildcard;
+  case RootKind::Argument:
+    return isNoAlias(buffer.root) ? CellKind::Own : CellKind::SharedArguments;
+  case RootKind::Fresh:
+    return CellKind::Own;
+  }
+  llvm_unreachable("every root kind is handled");
+}
+
+SmallVector<unsigned> TraceChecker::candidatesFor(unsigned later) {
+  const Node &node = nodes[later];
+  SmallVector<unsigned> candidates;
+  // Every pair mayAlias accepts is here: a wildcard meets everything, an
+  // argument without noalias every other one (and wildcards), a buffer of
+  // its own only itself (and wildcards).
+  bool wildcard = false, sharedArguments = false;
+  for (const Access &access : node.accesses) {
+    switch (cellKindOf(access.buffer)) {
+    case CellKind::Wildcard:
+      wildcard = true;
+      break;
+    case CellKind::SharedArguments:
+      sharedArguments = true;
+      break;
+    case CellKind::Own:
+      if (auto it = accessingOwn.find(keyOf(access.buffer));
+          it != accessingOwn.end())
+        llvm::append_range(candidates, it->second);
+      break;
     }
+    if (!access.buffer.everything)
+      if (auto it = freeing.find(keyOf(access.buffer)); it != freeing.end())
+        llvm::append_range(candidates, it->second);
+  }
+  if (wildcard) {
+    llvm::append_range(candidates, accessingAny);
+  } else if (!node.accesses.empty()) {
+    llvm::append_range(candidates, accessingWildcard);
+    if (sharedArguments)
+      llvm::append_range(candidates, accessingSharedArguments);
+  }
+  llvm::sort(candidates);
+  candidates.erase(llvm::unique(candidates), candidates.end());
+
+  auto record = [&](SmallVector<unsigned> &list) {
+    if (list.empty() || list.back() != later)
+      list.push_back(later);
+  };
+  for (const Access &access : node.accesses) {
+    switch (cellKindOf(access.buffer)) {
+    case CellKind::Wildcard:
+      record(accessingWildcard);
+      break;
+    case CellKind::SharedArguments:
+      record(accessingSharedArguments);
+      break;
+    case CellKind::Own:
+      record(accessingOwn[keyOf(access.buffer)]);
+      break;
+    }
+    record(accessingAny);
+  }
+  if (node.frees && !node.frees->everything)
+    record(freeing[keyOf(*node.frees)]);
+  return candidates;
 }
 
 void TraceChecker::checkUseBeforeAlloc(unsigned later) {
@@ -121,10 +207,11 @@ void TraceChecker::checkUseBeforeAlloc(unsigned later) {
   for (const Access &access : second.accesses) {
     if (access.buffer.everything)
       continue;
-    for (auto [buffer, allocation] : allocations)
-      if (buffer.root == access.buffer.root &&
-          buffer.instance == access.buffer.instance &&
-          !before[later].test(allocation))
+    auto it = allocations.find(keyOf(access.buffer));
+    if (it == allocations.end())
+      continue;
+    for (unsigned allocation : it->second)
+      if (allocation == later || !(*before)(allocation, later))
         reporter.report(ProblemKind::UseBeforeAlloc, second.op,
                         nodes[allocation].op, 0,
                         "uses a buffer from 'gpu.alloc async' but is not "
@@ -172,7 +259,7 @@ void TraceChecker::checkReturn() {
   for (unsigned index = 0; index < nodes.size(); ++index)
     if (nodes[index].onDevice &&
         !isa<gpu::WaitOp, LLVM::CallOp>(nodes[index].op) &&
-        !before[returnNode].test(index))
+        (index >= returnNode || !(*before)(index, returnNode)))
       reporter.report(ProblemKind::Unfinished, nodes[index].op, returnOp, 0,
                       "may still be running at the return: no blocking "
                       "gpu.wait synchronizes its stream after it",
@@ -204,15 +291,15 @@ void TraceChecker::checkReturn() {
 }
 
 void TraceChecker::check() {
-  computeBefore();
+  before.emplace(nodes);
   for (unsigned index = 0; index < nodes.size(); ++index)
-    if (nodes[index].allocates)
-      allocations.push_back({*nodes[index].allocates, index});
+    if (nodes[index].allocates && !nodes[index].allocates->everything)
+      allocations[keyOf(*nodes[index].allocates)].push_back(index);
 
   for (unsigned later = 0; later < nodes.size(); ++later) {
     checkUseBeforeAlloc(later);
-    for (unsigned earlier = 0; earlier < later; ++earlier) {
-      if (before[later].test(earlier))
+    for (unsigned earlier : candidatesFor(later)) {
+      if ((*before)(earlier, later))
         checkUseAfterFree(earlier, later);
       else
         checkRaces(earlier, later);

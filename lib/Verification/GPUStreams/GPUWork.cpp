@@ -36,21 +36,25 @@ bool mlir::vyre::gpu_streams::isModelledDeviceOp(Operation *op) {
              gpu::DeallocOp>(op);
 }
 
-bool mlir::vyre::gpu_streams::isTraceableStream(Value token) {
-  while (true) {
-    Operation *definer = token.getDefiningOp();
-    if (!definer)
-      return false;
-    if (isa<gpu::WaitOp>(definer))
-      return true;
-    if (!isModelledDeviceOp(definer))
-      return false;
-    auto async = cast<gpu::AsyncOpInterface>(definer);
+mlir::vyre::gpu_streams::TraceableStreams::TraceableStreams(
+    Operation *function) {
+  // Pre-order, a token's definition comes before its uses.
+  function->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto wait = dyn_cast<gpu::WaitOp>(op)) {
+      if (Value token = wait.getAsyncToken())
+        traceable.insert(token);
+      return;
+    }
+    if (!isModelledDeviceOp(op))
+      return;
+    auto async = cast<gpu::AsyncOpInterface>(op);
+    Value token = async.getAsyncToken();
+    if (!token)
+      return;
     ValueRange dependencies = async.getAsyncDependencies();
-    if (dependencies.empty())
-      return isa<gpu::LaunchFuncOp>(definer);
-    if (dependencies.size() != 1)
-      return false;
-    token = dependencies.front();
-  }
+    if (dependencies.empty() ? isa<gpu::LaunchFuncOp>(op)
+                             : dependencies.size() == 1 &&
+                                   traceable.contains(dependencies.front()))
+      traceable.insert(token);
+  });
 }

@@ -10,6 +10,7 @@
 #define VYRE_LIB_VERIFICATION_GPUSTREAMS_GPUWORK_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::vyre::gpu_streams {
 
@@ -26,11 +27,20 @@ bool needsUnfolding(Operation *op);
 /// stream.
 bool isModelledDeviceOp(Operation *op);
 
-/// Whether gpu-to-llvm lowers `token` to the result of a stream creation
-/// call: it follows one-dependency async ops back to a `gpu.wait async` or a
-/// dependency-free `gpu.launch_func async`. Anything else (a block argument,
-/// a loop or branch result) it takes for an event.
-bool isTraceableStream(Value token);
+/// The tokens of a function that gpu-to-llvm lowers to the result of a
+/// stream creation call: it follows one-dependency async ops back to a
+/// `gpu.wait async` or a dependency-free `gpu.launch_func async`. Anything
+/// else (a block argument, a loop or branch result) it takes for an event.
+/// Found in one walk, each token from its dependency's answer: following a
+/// long stream back from each of its tokens would cost its length each.
+class TraceableStreams {
+public:
+  explicit TraceableStreams(Operation *function);
+  bool contains(Value token) const { return traceable.contains(token); }
+
+private:
+  llvm::DenseSet<Value> traceable;
+};
 
 } // namespace mlir::vyre::gpu_streams
 

@@ -62,9 +62,8 @@ LogicalResult TraceInterpreter::runBlock(Block &block) {
       diagnostic << " more than max-trace-nodes=" << maxNodes
                  << " nodes of --vyre-verify-gpu-streams";
       if (culprit->getNumRegions())
-        diagnostic << " (a loop body runs twice in a trace, and the loops "
-                      "nested in its second run once only where what it "
-                      "carries is made anew each iteration)";
+        diagnostic << " (a loop body runs twice in a trace, so each level "
+                      "of nesting doubles it)";
       return diagnostic;
     }
   }
@@ -144,7 +143,7 @@ Buffer TraceInterpreter::bufferOf(Value value) {
 
 LogicalResult TraceInterpreter::runWait(gpu::WaitOp wait) {
   for (auto [index, dependency] : llvm::enumerate(wait.getAsyncDependencies()))
-    if (!isTraceableStream(dependency))
+    if (!traceable.contains(dependency))
       return wait.emitOpError("dependency #")
              << index
              << " is not traceable to a stream made by gpu.wait async (it "

@@ -10,6 +10,7 @@
 #ifndef VYRE_LIB_VERIFICATION_GPUSTREAMS_TRACEINTERPRETER_H
 #define VYRE_LIB_VERIFICATION_GPUSTREAMS_TRACEINTERPRETER_H
 
+#include "GPUWork.h"
 #include "KernelSummaries.h"
 #include "Reporter.h"
 #include "Trace.h"
@@ -17,8 +18,6 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-
-#include <array>
 
 namespace mlir::vyre::gpu_streams {
 
@@ -37,10 +36,11 @@ struct Carried {
 class TraceInterpreter {
 public:
   /// A trace longer than `maxNodes` is an error (see runBlock).
-  TraceInterpreter(KernelSummaries &kernels, TraceChoices &choices,
+  TraceInterpreter(KernelSummaries &kernels,
+                   const TraceableStreams &traceable, TraceChoices &choices,
                    Trace &trace, Reporter &reporter, unsigned maxNodes)
-      : kernels(kernels), choices(choices), trace(trace), reporter(reporter),
-        maxNodes(maxNodes) {}
+      : kernels(kernels), traceable(traceable), choices(choices),
+        trace(trace), reporter(reporter), maxNodes(maxNodes) {}
 
   /// Runs the ops of `block`, its terminator aside. Once the trace holds
   /// more than `maxNodes` nodes, fails with an error at the outermost region
@@ -68,16 +68,6 @@ private:
   /// How often the loop `loop` runs in this trace when its trip count is not
   /// known: twice or not at all, the same for every run of it in a trace.
   unsigned unknownTrips(Operation *loop);
-
-  /// Whether the loops nested in a later iteration of `loop` may run one
-  /// iteration: `first` (what it carried into its first iteration) and
-  /// `later` (what it carries into the second) each hold distinct streams,
-  /// events and buffers; `first` holds none that the body also reaches
-  /// from outside; and `later` holds only ones made since the loop started
-  /// (ids from `madeSince`: the stream, event and buffer counts then).
-  bool laterIterationsAreAlike(scf::ForOp loop, ArrayRef<Carried> first,
-                               ArrayRef<Carried> later,
-                               std::array<unsigned, 3> madeSince);
 
   LogicalResult runRegionOp(Operation *op);
   LogicalResult runFor(scf::ForOp loop);
@@ -120,6 +110,7 @@ private:
   FailureOr<unsigned> eventOfPointer(Operation *user, Value pointer);
 
   KernelSummaries &kernels;
+  const TraceableStreams &traceable;
   TraceChoices &choices;
   Trace &trace;
   Reporter &reporter;
@@ -138,10 +129,6 @@ private:
   unsigned maxNodes;
   /// The top-level region op being unfolded, if any.
   Operation *outermostRegionOp = nullptr;
-  /// Whether scf.for loops run at most one iteration: they are in a later
-  /// iteration of a loop whose iterations are alike
-  /// (laterIterationsAreAlike).
-  bool loopsRunOnce = false;
 };
 
 } // namespace mlir::vyre::gpu_streams

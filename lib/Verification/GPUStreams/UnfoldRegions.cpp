@@ -3,16 +3,13 @@
 // scf.for and scf.while run twice or not at all (a known trip count as
 // such, at most twice), scf.if and scf.index_switch take the branch the
 // trace chooses; tokens and memrefs are followed through iter_args, yields
-// and results. The scf.for loops nested in the second iteration of an
-// scf.for run once, when its iterations are alike (laterIterationsAreAlike):
-// a nest of d loops then holds d + 1 copies of the innermost body, not 2^d.
+// and results.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TraceInterpreter.h"
 
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -80,99 +77,6 @@ LogicalResult TraceInterpreter::runRegionOp(Operation *op) {
       .Case([&](scf::IndexSwitchOp cases) { return runIndexSwitch(cases); });
 }
 
-namespace {
-/// A stream, an event or a buffer of the trace: its kind, and its id (a
-/// buffer's root and instance).
-enum class ObjectKind { Stream, Event, Buffer, AnyBuffer };
-using Object = std::tuple<unsigned, const void *, unsigned>;
-} // namespace
-
-/// Every stream, event and buffer in `carried`.
-static SmallVector<Object> carriedObjects(ArrayRef<Carried> carried) {
-  SmallVector<Object> objects;
-  for (const Carried &held : carried) {
-    if (held.stream)
-      objects.push_back({unsigned(ObjectKind::Stream), nullptr, *held.stream});
-    if (held.event)
-      objects.push_back({unsigned(ObjectKind::Event), nullptr, *held.event});
-    if (held.buffer) {
-      if (held.buffer->everything)
-        objects.push_back({unsigned(ObjectKind::AnyBuffer), nullptr, 0});
-      else
-        objects.push_back({unsigned(ObjectKind::Buffer),
-                           held.buffer->root.getAsOpaquePointer(),
-                           held.buffer->instance});
-    }
-  }
-  return objects;
-}
-
-static bool isAnyBuffer(const Object &object) {
-  return std::get<0>(object) == unsigned(ObjectKind::AnyBuffer);
-}
-
-static bool allDistinct(ArrayRef<Object> objects) {
-  llvm::DenseSet<Object> seen;
-  for (const Object &object : objects)
-    if (isAnyBuffer(object) || !seen.insert(object).second)
-      return false;
-  return true;
-}
-
-bool TraceInterpreter::laterIterationsAreAlike(
-    scf::ForOp loop, ArrayRef<Carried> first, ArrayRef<Carried> later,
-    std::array<unsigned, 3> madeSince) {
-  // What the second iteration carries was made by the first.
-  for (const Carried &held : later) {
-    if (held.stream && *held.stream < madeSince[0])
-      return false;
-    if (held.event && *held.event < madeSince[1])
-      return false;
-    if (held.buffer &&
-        (held.buffer->everything || held.buffer->instance < madeSince[2]))
-      return false;
-  }
-  SmallVector<Object> firstObjects = carriedObjects(first);
-  if (!allDistinct(firstObjects) || !allDistinct(carriedObjects(later)))
-    return false;
-  if (firstObjects.empty())
-    return true;
-  // What the first iteration carries is reached from outside by no other
-  // way: the body uses no value from outside that holds it.
-  llvm::DenseSet<Object> carriedIn(firstObjects.begin(), firstObjects.end());
-  llvm::DenseSet<Value> definedInside;
-  bool reached = false;
-  loop->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        definedInside.insert(block.getArguments().begin(),
-                             block.getArguments().end());
-    for (Value operand : op->getOperands()) {
-      if (definedInside.contains(operand) || op == loop.getOperation())
-        continue;
-      Carried held;
-      if (isa<gpu::AsyncTokenType>(operand.getType())) {
-        if (auto stream = tokenStream.find(operand); stream != tokenStream.end())
-          held.stream = stream->second;
-      } else if (isa<BaseMemRefType>(operand.getType())) {
-        held.buffer = bufferOf(operand);
-      } else if (auto event = eventOf.find(operand); event != eventOf.end()) {
-        held.event = event->second;
-      } else if (auto stream = pointerStream.find(operand);
-                 stream != pointerStream.end()) {
-        held.stream = stream->second;
-      }
-      for (const Object &object : carriedObjects(held))
-        if (isAnyBuffer(object) || carriedIn.contains(object))
-          reached = true;
-    }
-    for (Value result : op->getResults())
-      definedInside.insert(result);
-    return reached ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return !reached;
-}
-
 LogicalResult TraceInterpreter::runFor(scf::ForOp loop) {
   FailureOr<Block *> body = singleBlock(loop.getRegion());
   if (failed(body))
@@ -192,29 +96,15 @@ LogicalResult TraceInterpreter::runFor(scf::ForOp loop) {
   } else {
     trips = unknownTrips(loop);
   }
-  if (loopsRunOnce)
-    trips = std::min(trips, 1u);
 
   // Tokens travel through iter_args as the streams they carry, memrefs as
   // the buffers they hold.
   SmallVector<Carried> carried;
   if (failed(collect(loop, loop.getInitArgs(), carried)))
     return failure();
-  SmallVector<Carried> first(carried);
-  std::array<unsigned, 3> madeSince = {
-      static_cast<unsigned>(trace.getStreams().size()),
-      static_cast<unsigned>(trace.getExplicitEvents().size()), nextInstance};
-  bool enclosingRunsOnce = loopsRunOnce;
   for (unsigned trip = 0; trip < trips; ++trip) {
     bind(loop.getRegionIterArgs(), carried);
-    // A race or a misuse that a second iteration of a nested loop would
-    // show in this iteration, its first shows (docs/Verification.md).
-    if (trip == 1 && !enclosingRunsOnce)
-      loopsRunOnce =
-          laterIterationsAreAlike(loop, first, carried, madeSince);
-    LogicalResult result = runBlock(**body);
-    loopsRunOnce = enclosingRunsOnce;
-    if (failed(result))
+    if (failed(runBlock(**body)))
       return failure();
     Operation *yield = (*body)->getTerminator();
     if (failed(collect(yield, yield->getOperands(), carried)))
