@@ -1,10 +1,11 @@
 //===- VerifySchedule.cpp - A race checker for vyre schedules ---*- C++ -*-===//
 //
 // --vyre-verify-schedule: the referee of --overlap-copies, written apart from
-// it. It unfolds a function into a trace of events (loops twice, one trace per
-// combination of scf.if branches), builds happens-before over the trace, and
-// checks every pair of conflicting accesses against the input order, which is
-// the ops' source order.
+// it. It unfolds a function into a trace of events (loops twice, the loops
+// nested in a second iteration once; one trace per combination of scf.if
+// branches), builds happens-before over the trace, and checks every pair of
+// conflicting accesses against the input order, which is the ops' source
+// order.
 //
 //===----------------------------------------------------------------------===//
 
