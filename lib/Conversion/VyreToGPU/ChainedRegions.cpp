@@ -14,13 +14,15 @@
 //    until the block's end, so that later joins may still name their tokens,
 //    but no op continues on them.
 //  - Every stream a run of a block of the op creates first waits for the
-//    event before it (`mgpuStreamWaitEvent`). At its end, the run joins the
-//    streams it still has into one, which records the next event; it
-//    destroys the event it waited for, and every stream it created without
-//    the host waiting (`mgpuStreamDestroy`: CUDA frees a stream once its
-//    work is done). A loop carries the event from one iteration to the next
-//    (an `!llvm.ptr` iter_arg); a branch yields it (an `!llvm.ptr` result),
-//    a branch without device work the event before it.
+//    event before it (`mgpuStreamWaitEvent`), unless it joins a token that
+//    is after that event already (StreamTracker::isAfterEvent); an op that
+//    continues a stream that waited does not wait again. At its end, the
+//    run joins the streams it still has into one, which records the next
+//    event; it destroys the event it waited for, and every stream it
+//    created without the host waiting (`mgpuStreamDestroy`: CUDA frees a
+//    stream once its work is done). A loop carries the event from one
+//    iteration to the next (an `!llvm.ptr` iter_arg); a branch yields it (an
+//    `!llvm.ptr` result), a branch without device work the event before it.
 //  - After the op, every stream the enclosing block creates waits for the
 //    last event (the main stream starts anew); at its end the block waits
 //    for the event on the host and destroys it.
@@ -28,9 +30,10 @@
 // The ordering is the one the host's waits gave, moved to the device. Why an
 // event and not a token: upstream's pipeline does not convert an `scf.for`
 // that carries a `!gpu.async.token`, and gpu-to-llvm takes a token that is a
-// block argument for an event. Why every new stream waits: `canonicalize`
-// drops a stream without gpu ops from the joins that name it, so no single
-// stream can stand for "after the previous iteration".
+// block argument for an event. Why every new stream waits (but one joined
+// from a token after the event): `canonicalize` drops a stream without gpu
+// ops from the joins that name it, so no single stream can stand for "after
+// the previous iteration".
 //
 //===----------------------------------------------------------------------===//
 

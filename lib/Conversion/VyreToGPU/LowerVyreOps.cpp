@@ -138,7 +138,7 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
   Value dependency = continueAfter(side, *waits, loc);
   // A new stream waits for the awaited event as it is made.
   if (afterEvent && dependency == side)
-    waitForEventOn(side, awaitedEvent, loc);
+    orderAfterAwaitedEvent(side, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
                                       *copyTarget, *copySource);
   side = streams.append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
@@ -186,7 +186,7 @@ LogicalResult VyreToGPULowering::lowerWait(WaitOp wait, StreamState &state) {
   if (!waits->empty())
     state.main = streams.join(state.main, *waits, wait.getLoc());
   else if (afterEvent && state.main)
-    waitForEventOn(state.main, awaitedEvent, wait.getLoc());
+    orderAfterAwaitedEvent(state.main, wait.getLoc());
   toErase.push_back(wait);
   return success();
 }
@@ -220,7 +220,7 @@ Value VyreToGPULowering::continueAfter(Value current, ArrayRef<Value> waits,
   }
   Value dependency = streams.continueOn(current, joined, loc);
   if (covered && dependency == current && current)
-    waitForEventOn(current, awaitedEvent, loc);
+    orderAfterAwaitedEvent(current, loc);
   return dependency;
 }
 

@@ -131,12 +131,38 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   streams.back().allocsAtCreation = std::move(allocsAtCreation);
   tokenStream[token] = id;
   position[token] = 0;
+  keptPosition[token] = 0;
   if (staying.empty())
     vanishing.insert(token);
   blockStreams.push_back(id);
   if (onNewStream)
-    onNewStream(token);
+    onNewStream(token, operands);
   return token;
+}
+
+void StreamTracker::noteEventWait(Value tail, Value event) {
+  Stream &stream = streams[streamOf(tail)];
+  int64_t from = position.lookup(tail) + 1;
+  if (stream.eventWaited == event && stream.eventWaitedFrom <= from)
+    return;
+  stream.eventWaited = event;
+  stream.eventWaitedFrom = from;
+}
+
+void StreamTracker::noteJoinAfterEvent(Value token, Value event) {
+  Stream &stream = streams[streamOf(token)];
+  stream.eventWaited = event;
+  stream.eventWaitedFrom = 0;
+}
+
+bool StreamTracker::isAfterEvent(Value token, Value event) const {
+  auto it = tokenStream.find(token);
+  if (!event || it == tokenStream.end())
+    return false;
+  const Stream &stream = streams[it->second];
+  return stream.eventWaited == event &&
+         static_cast<int64_t>(keptPosition.lookup(token)) >=
+             stream.eventWaitedFrom;
 }
 
 
@@ -181,6 +207,8 @@ Value StreamTracker::append(Value dependency, Value token, bool erasable) {
          "an op continues a stream from its tail only");
   tokenStream[token] = id;
   position[token] = position.lookup(dependency) + 1;
+  keptPosition[token] =
+      erasable ? keptPosition.lookup(dependency) : position[token];
   streams[id].tail = token;
   return token;
 }

@@ -36,8 +36,9 @@ public:
   /// Creates its gpu ops with `builder`, where it points.
   explicit StreamTracker(OpBuilder &builder);
 
-  /// Called with the token of every stream created, right after it.
-  void setOnNewStream(std::function<void(Value)> callback) {
+  /// Called with the token of every stream created, right after it, and
+  /// the tokens its join names.
+  void setOnNewStream(std::function<void(Value, ArrayRef<Value>)> callback) {
     onNewStream = std::move(callback);
   }
 
@@ -52,6 +53,26 @@ public:
   /// blocking `gpu.wait`, so it is synchronized and destroyed by runtime
   /// calls instead.
   void markExplicit(Value token) { streams[streamOf(token)].explicit_ = true; }
+
+  /// The stream whose tail is `tail` waits for `event` (a runtime call
+  /// right after `tail`'s op): what comes after on it is ordered after the
+  /// event.
+  void noteEventWait(Value tail, Value event);
+  /// The stream that the join `token` created is ordered after `event`
+  /// from its creation on: a token it joins is (see isAfterEvent).
+  void noteJoinAfterEvent(Value token, Value event);
+  /// Whether the device runs the work up to `token` after `event`, whatever
+  /// canonicalization erases: an op at or before `token` on its stream that
+  /// canonicalization keeps comes after the stream's wait for the event, or
+  /// the stream's join is after it. (An erased copy's token becomes the
+  /// token before it, and upstream records a join's event right after the
+  /// op that defines the token it names.)
+  bool isAfterEvent(Value token, Value event) const;
+  /// Whether what is enqueued on the stream of `token` from now on runs
+  /// after `event`: the stream waited for it, or its join is after it.
+  bool continuesAfterEvent(Value token, Value event) const {
+    return event && streams[streamOf(token)].eventWaited == event;
+  }
 
   /// The id of the stream `token` is on.
   unsigned streamOf(Value token) const { return tokenStream.lookup(token); }
@@ -154,6 +175,10 @@ private:
     bool released = false;
     /// Whether it is synchronized and destroyed by runtime calls.
     bool explicit_ = false;
+    /// The event it waits for (null: none yet known), from the first
+    /// position whose kept op comes after that wait (see isAfterEvent).
+    Value eventWaited;
+    int64_t eventWaitedFrom = 0;
     /// The position on it up to which the host knows its work is done (the
     /// host waited for a stream that joined it there); -1: none.
     int64_t completeUpTo = -1;
@@ -177,7 +202,7 @@ private:
 
   OpBuilder &builder;
   Type tokenType;
-  std::function<void(Value)> onNewStream;
+  std::function<void(Value, ArrayRef<Value>)> onNewStream;
   std::function<void(Value)> explicitDestroyer;
   /// Every stream created so far; a stream's id is its index.
   SmallVector<Stream> streams;
@@ -189,6 +214,11 @@ private:
   /// stream's creation).
   DenseMap<Value, unsigned> tokenStream;
   DenseMap<Value, unsigned> position;
+  /// gpu token → the position of the last op at or before it on its stream
+  /// that canonicalization does not erase (a join, a launch: not a copy it
+  /// may erase). Where canonicalization erases ops, the token stands for
+  /// that position.
+  DenseMap<Value, unsigned> keptPosition;
   /// The gpu tokens that canonicalization may turn into a stream without
   /// work (see mayVanish).
   DenseSet<Value> vanishing;

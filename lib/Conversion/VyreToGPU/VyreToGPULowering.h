@@ -30,9 +30,17 @@ public:
       : builder(context), tokenType(gpu::AsyncTokenType::get(context)),
         streams(builder), runtime(builder),
         carryLoopStreams(carryLoopStreams) {
-    streams.setOnNewStream([this](Value token) {
+    // Every new stream is ordered after the awaited event: by a join on a
+    // token that is, or by a wait of its own.
+    streams.setOnNewStream([this](Value token, ArrayRef<Value> joined) {
       if (!awaitedEvent)
         return;
+      if (llvm::any_of(joined, [&](Value dependency) {
+            return streams.isAfterEvent(dependency, awaitedEvent);
+          })) {
+        streams.noteJoinAfterEvent(token, awaitedEvent);
+        return;
+      }
       waitForEventOn(token, awaitedEvent, token.getLoc());
     });
     streams.setExplicitDestroyer([this](Value tail) {
@@ -160,6 +168,13 @@ private:
   void waitForEventOn(Value token, Value event, Location loc) {
     streams.markExplicit(token);
     runtime.streamWaitEvent(token, event, loc);
+    streams.noteEventWait(token, event);
+  }
+  /// `waitForEventOn(tail, awaitedEvent)`, unless what the stream whose
+  /// tail is `tail` runs next is ordered after that event already.
+  void orderAfterAwaitedEvent(Value tail, Location loc) {
+    if (!streams.continuesAfterEvent(tail, awaitedEvent))
+      waitForEventOn(tail, awaitedEvent, loc);
   }
   /// Whether the function being lowered has sequential semantics.
   bool sequential = false;
