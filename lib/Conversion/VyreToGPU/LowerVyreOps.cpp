@@ -9,6 +9,7 @@
 
 #include "VyreToGPULowering.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -111,6 +112,38 @@ LogicalResult VyreToGPULowering::lowerDispatch(DispatchOp dispatch,
   return success();
 }
 
+/// Whether upstream's `canonicalize` may erase the `gpu.memcpy` that `copy`
+/// becomes, whose destination is `target`. It erases a copy whose
+/// destination an allocation made and nothing but frees uses otherwise.
+/// Such a copy never is:
+///  - one into an argument of the function (a buffer the caller passed);
+///  - one into the alias of an offset view (ContiguousView.cpp), an LLVM
+///    struct cast to a memref;
+///  - one into a value that a launch in the copy's block, or in a block
+///    around it, uses as well: canonicalize never erases a launch, erases
+///    the launch's block only with the copy in it, and replaces a value the
+///    same way in both (a loop's iter_arg by its initial value, say).
+/// Anything else may be erased: an allocation, a view, or a region's
+/// argument, which canonicalize may replace with an allocation.
+static bool mayEraseCopy(Operation *copy, Value target) {
+  if (auto argument = dyn_cast<BlockArgument>(target)) {
+    Block *block = argument.getOwner();
+    if (block->isEntryBlock() &&
+        isa<FunctionOpInterface>(block->getParentOp()))
+      return false;
+  } else {
+    Operation *definer = target.getDefiningOp();
+    if (isa<UnrealizedConversionCastOp>(definer))
+      return false;
+    if (!hasEffect<MemoryEffects::Allocate>(definer, target))
+      return true;
+  }
+  return llvm::none_of(target.getUsers(), [&](Operation *user) {
+    return isa<DispatchOp, gpu::LaunchFuncOp>(user) &&
+           user->getBlock()->findAncestorOpInBlock(*copy);
+  });
+}
+
 LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
                                                 Value target, Value source,
                                                 StreamState &state) {
@@ -141,7 +174,8 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
     orderAfterAwaitedEvent(side, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
                                       *copyTarget, *copySource);
-  side = streams.append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
+  side = streams.append(dependency, memcpy.getAsyncToken(),
+                        mayEraseCopy(copy, *copyTarget));
   tokens[copy.getCompletionToken()] = memcpy.getAsyncToken();
   toErase.push_back(copy);
   return success();
@@ -164,8 +198,8 @@ LogicalResult VyreToGPULowering::lowerBlockingCopy(Operation *copy,
   Value dependency = continueAfter(state.main, waits, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
                                       *copyTarget, *copySource);
-  state.main =
-      streams.append(dependency, memcpy.getAsyncToken(), /*erasable=*/true);
+  state.main = streams.append(dependency, memcpy.getAsyncToken(),
+                              mayEraseCopy(copy, *copyTarget));
   streams.destroyStreams({streams.streamOf(state.main)}, loc, state);
   toErase.push_back(copy);
   return success();

@@ -191,8 +191,8 @@ void StreamTracker::setCompleteUpTo(Stream &stream, int64_t at) {
 
 /// Whether canonicalization may erase every op up to `token` on its
 /// stream, so that joins drop it as a dependency: a stream created without
-/// dependencies whose ops so far are copies (canonicalize erases a copy into
-/// a buffer nothing reads).
+/// dependencies whose ops so far are copies it may erase (canonicalize
+/// erases a copy into an allocation nothing else but frees uses).
 bool StreamTracker::mayVanish(Value token) const {
   return vanishing.contains(token);
 }

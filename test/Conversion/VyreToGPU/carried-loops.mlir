@@ -25,11 +25,10 @@ gpu.module @k {
 // CHECK-NEXT:      %[[SP:.+]] = builtin.unrealized_conversion_cast %[[S]]
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[SP]], %[[EVENT]])
 // CHECK-NEXT:      %[[T:.+]] = gpu.memcpy async [%[[S]]]
-// The join names only a copy, which canonicalize may erase (its token then
-// stands for the stream's creation, before the stream's wait): the join
-// waits for the event itself.
-// CHECK:           %[[J:.+]] = gpu.wait async [%[[T]], %[[T]]]
-// CHECK:           llvm.call @mgpuStreamWaitEvent({{.*}}, %[[EVENT]])
+// The copy stays (a launch reads its destination) on a stream that waited
+// for the event: the join on it does not wait again (@erasable_copy, below,
+// is the case where it must).
+// CHECK-NEXT:      %[[J:.+]] = gpu.wait async [%[[T]], %[[T]]]
 // CHECK-NEXT:      %[[L:.+]] = gpu.launch_func async [%[[J]]]
 // CHECK:           %[[NEXT:.+]] = llvm.call @mgpuEventCreate()
 // CHECK:           llvm.call @mgpuEventRecord(%[[NEXT]],
@@ -60,9 +59,9 @@ func.func @chained(%h: memref<16xf32>, %n: index) {
 // -----
 
 // Tests that a stream an iteration makes does not wait for the event again
-// where it joins a token already ordered after it: a launch on a stream that
-// waited (the main stream's join), or a join that is. A copy continuing on
-// a side stream that waited does not wait again either.
+// where it joins a token already ordered after it: a launch, or a copy
+// canonicalize keeps, on a stream that waited, or a join that is. A copy
+// continuing on a side stream that waited does not wait again either.
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     gpu.return
@@ -79,9 +78,9 @@ gpu.module @k {
 // CHECK-NEXT:      %[[MP:.+]] = builtin.unrealized_conversion_cast %[[M]]
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[MP]], %[[EVENT]])
 // CHECK-NEXT:      %[[L1:.+]] = gpu.launch_func async [%[[M]]]
-// CHECK-NEXT:      %[[J1:.+]] = gpu.wait async [%[[L1]], %[[L1]], %[[T1]]]
+// CHECK-NEXT:      %[[J1:.+]] = gpu.wait async [%[[L1]], %[[T1]]]
 // CHECK-NEXT:      %[[L2:.+]] = gpu.launch_func async [%[[J1]]]
-// CHECK-NEXT:      %[[J2:.+]] = gpu.wait async [%[[L2]], %[[L2]], %[[T2]]]
+// CHECK-NEXT:      %[[J2:.+]] = gpu.wait async [%[[L2]], %[[T2]]]
 // CHECK-NEXT:      gpu.launch_func async [%[[J2]]]
 // CHECK-NOT:       mgpuStreamWaitEvent
 // CHECK:           scf.yield
@@ -101,6 +100,31 @@ func.func @joins_after_the_event(%h: memref<16xf32>, %h2: memref<16xf32>,
     vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
     vyre.wait %t2
     vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%c : memref<16xf32>)
+  }
+  return
+}
+
+// A copy into a buffer that nothing but copies uses: canonicalize erases
+// it, and its token becomes its stream's creation, before the stream's
+// wait. A join that names only it waits for the event itself, which keeps
+// the launch after the previous iteration once the copy is gone (the second
+// RUN line's referee checks that output).
+// CHECK-LABEL: func.func @erasable_copy
+// CHECK:         scf.for {{.*}} iter_args(%[[EVENT:.+]] = %{{.+}}) -> (!llvm.ptr) {
+// CHECK:           %[[T:.+]] = gpu.memcpy async
+// CHECK-NEXT:      %[[J:.+]] = gpu.wait async [%[[T]], %[[T]]]
+// CHECK-NEXT:      %[[JP:.+]] = builtin.unrealized_conversion_cast %[[J]]
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[JP]], %[[EVENT]])
+// CHECK-NEXT:      gpu.launch_func async [%[[J]]]
+func.func @erasable_copy(%h: memref<16xf32>, %b: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %r = vyre.record
+    %t = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
+    vyre.wait %t
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
   }
   return
 }

@@ -336,38 +336,6 @@ func.func @sequential_pointer_store(%x: memref<16xf32>, %v: f32) {
 
 // -----
 
-// Tests that a join names a dependency twice only where canonicalization
-// could leave it with one: the copy of a stream of its own may be erased, so
-// the kernel that stays whatever happens is named twice, the copy once. (In
-// @side_streams, two dependencies that both stay are named once each.)
-gpu.module @k {
-  gpu.func @scale(%x: memref<16xf32>) kernel {
-    gpu.return
-  }
-}
-// CHECK-LABEL: func.func @join_operands
-func.func @join_operands(%h: memref<16xf32> {llvm.noalias},
-                         %a: memref<16xf32> {llvm.noalias},
-                         %b: memref<16xf32> {llvm.noalias}) {
-  %c1 = arith.constant 1 : index
-  // CHECK: %[[T:.+]] = gpu.memcpy async
-  %t = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
-  // CHECK: %[[M:.+]] = gpu.launch_func async
-  vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
-  // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[M]], %[[M]], %[[T]]]
-  vyre.wait %t
-  // CHECK-NEXT: %[[L:.+]] = gpu.launch_func async [%[[J]]]
-  vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
-  %r = vyre.record
-  // CHECK-NEXT: %[[S:.+]] = gpu.wait async [%[[T]], %[[L]], %[[L]]]
-  // CHECK-NEXT: gpu.memcpy async [%[[S]]]
-  %u = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
-  vyre.sync %u
-  return
-}
-
-// -----
-
 // Tests that copies on one side stream keep their program order across a
 // region: the branch enqueues on stream 1, so the host waits for stream 1's
 // copy before the branch (the copy into %a in the branch would otherwise race
