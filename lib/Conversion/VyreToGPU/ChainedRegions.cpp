@@ -17,12 +17,15 @@
 //    event before it (`mgpuStreamWaitEvent`), unless it joins a token that
 //    is after that event already (StreamTracker::isAfterEvent); an op that
 //    continues a stream that waited does not wait again. At its end, the
-//    run joins the streams it still has into one, which records the next
-//    event; it destroys the event it waited for, and every stream it
-//    created without the host waiting (`mgpuStreamDestroy`: CUDA frees a
-//    stream once its work is done). A loop carries the event from one
-//    iteration to the next (an `!llvm.ptr` iter_arg); a branch yields it (an
-//    `!llvm.ptr` result), a branch without device work the event before it.
+//    run joins the streams it still has into one (those no other of them
+//    joined, StreamTracker::withoutJoined), which records the next event;
+//    after a nested chained op that its streams all precede, that op's last
+//    event is the next one. It destroys the event it waited for (unless it
+//    hands it on), and every stream it created without the host waiting
+//    (`mgpuStreamDestroy`: CUDA frees a stream once its work is done). A
+//    loop carries the event from one iteration to the next (an `!llvm.ptr`
+//    iter_arg); a branch yields it (an `!llvm.ptr` result), a branch without
+//    device work the event before it.
 //  - After the op, every stream the enclosing block creates waits for the
 //    last event (the main stream starts anew); at its end the block waits
 //    for the event on the host and destroys it.
@@ -117,11 +120,11 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
       return start;
     }
     start.event = runtime.createEvent(loc);
+    SmallVector<Value> last = streams.withoutJoined(start.before);
     Value recorder =
-        start.before.size() == 1 && (start.before.front() == state.main ||
-                                     !awaitedEvent)
-            ? start.before.front()
-            : streams.join(Value(), start.before, loc);
+        last.size() == 1 && (last.front() == state.main || !awaitedEvent)
+            ? last.front()
+            : streams.join(Value(), last, loc);
     recordEventOn(start.event, recorder, loc);
     for (Value tail : streams.releaseStreams(streams.getBlockStreams(), state))
       runtime.releaseStream(tail, loc);
@@ -150,13 +153,13 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
   // waits for it as every new stream does, records the event instead; so
   // does a stream made for it where there is nothing to wait for.
   start.event = runtime.createEvent(loc);
-  if (start.before.size() == 1 &&
-      (start.before.front() == state.main || !awaitedEvent)) {
-    recordEventOn(start.event, start.before.front(), loc);
+  SmallVector<Value> last = streams.withoutJoined(start.before);
+  if (last.size() == 1 && (last.front() == state.main || !awaitedEvent)) {
+    recordEventOn(start.event, last.front(), loc);
     return start;
   }
   StreamState scratch;
-  Value recorder = streams.join(Value(), start.before, loc);
+  Value recorder = streams.join(Value(), last, loc);
   recordEventOn(start.event, recorder, loc);
   for (Value tail :
        streams.releaseStreams({streams.streamOf(recorder)}, scratch))
@@ -240,17 +243,34 @@ LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
 
   // One stream for the run's work, which records the next event. After a
   // nested chained op, streams retired before it do not wait for its last
-  // event: a new stream, which does, joins them.
+  // event: a new stream, which does, joins them. The stream of a tail that
+  // another stream joined, or that the last nested op's event was recorded
+  // after, needs no join: that stream, or that event, comes after it. Where
+  // every tail is after the last nested op's event, that event is the next.
   builder.setInsertionPoint(block.getTerminator());
-  SmallVector<Value> tails = streams.liveTails(streams.getBlockStreams());
-  Value end = tails.size() == 1 && awaitedEvent == previous
-                  ? tails.front()
-                  : streams.join(Value(), tails, loc);
-  Value next = runtime.createEvent(loc);
-  recordEventOn(next, end, loc);
-  // The event the block last waited for: the one before it, or the last of
-  // its last nested chained op (which destroyed the one before).
-  runtime.destroyEvent(awaitedEvent, loc);
+  SmallVector<Value> tails =
+      streams.withoutJoined(streams.liveTails(streams.getBlockStreams()));
+  bool afterNested = awaitedEvent != previous;
+  if (afterNested)
+    llvm::erase_if(tails, [&](Value tail) {
+      return llvm::is_contained(awaitedEventCovers, tail);
+    });
+  Value next;
+  if (afterNested && tails.empty()) {
+    next = awaitedEvent;
+  } else {
+    Value end =
+        tails.size() == 1 &&
+                (!afterNested ||
+                 streams.continuesAfterEvent(tails.front(), awaitedEvent))
+            ? tails.front()
+            : streams.join(Value(), tails, loc);
+    next = runtime.createEvent(loc);
+    recordEventOn(next, end, loc);
+    // The event the block last waited for: the one before it, or the last
+    // of its last nested chained op (which destroyed the one before).
+    runtime.destroyEvent(awaitedEvent, loc);
+  }
   for (Value tail : streams.releaseStreams(streams.getBlockStreams(), state))
     runtime.releaseStream(tail, loc);
   Operation *terminator = block.getTerminator();

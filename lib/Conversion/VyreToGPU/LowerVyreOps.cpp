@@ -117,26 +117,26 @@ LogicalResult VyreToGPULowering::lowerDispatch(DispatchOp dispatch,
 /// destination an allocation made and nothing but frees uses otherwise.
 /// Such a copy never is:
 ///  - one into an argument of the function (a buffer the caller passed);
-///  - one into the alias of an offset view (ContiguousView.cpp), an LLVM
-///    struct cast to a memref;
+///  - one into the alias the lowering builds of an offset view
+///    (ContiguousView.cpp: an LLVM struct it fills, cast to a memref; a cast
+///    the input holds may fold away);
 ///  - one into a value that a launch in the copy's block, or in a block
 ///    around it, uses as well: canonicalize never erases a launch, erases
 ///    the launch's block only with the copy in it, and replaces a value the
 ///    same way in both (a loop's iter_arg by its initial value, say).
 /// Anything else may be erased: an allocation, a view, or a region's
 /// argument, which canonicalize may replace with an allocation.
-static bool mayEraseCopy(Operation *copy, Value target) {
+static bool mayEraseCopy(Operation *copy, Value target, bool isViewAlias) {
+  if (isViewAlias)
+    return false;
   if (auto argument = dyn_cast<BlockArgument>(target)) {
     Block *block = argument.getOwner();
     if (block->isEntryBlock() &&
         isa<FunctionOpInterface>(block->getParentOp()))
       return false;
-  } else {
-    Operation *definer = target.getDefiningOp();
-    if (isa<UnrealizedConversionCastOp>(definer))
-      return false;
-    if (!hasEffect<MemoryEffects::Allocate>(definer, target))
-      return true;
+  } else if (!hasEffect<MemoryEffects::Allocate>(target.getDefiningOp(),
+                                                 target)) {
+    return true;
   }
   return llvm::none_of(target.getUsers(), [&](Operation *user) {
     return isa<DispatchOp, gpu::LaunchFuncOp>(user) &&
@@ -174,8 +174,9 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
     orderAfterAwaitedEvent(side, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
                                       *copyTarget, *copySource);
-  side = streams.append(dependency, memcpy.getAsyncToken(),
-                        mayEraseCopy(copy, *copyTarget));
+  side = streams.append(
+      dependency, memcpy.getAsyncToken(),
+      mayEraseCopy(copy, *copyTarget, /*isViewAlias=*/*copyTarget != target));
   tokens[copy.getCompletionToken()] = memcpy.getAsyncToken();
   toErase.push_back(copy);
   return success();
@@ -198,8 +199,9 @@ LogicalResult VyreToGPULowering::lowerBlockingCopy(Operation *copy,
   Value dependency = continueAfter(state.main, waits, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
                                       *copyTarget, *copySource);
-  state.main = streams.append(dependency, memcpy.getAsyncToken(),
-                              mayEraseCopy(copy, *copyTarget));
+  state.main = streams.append(
+      dependency, memcpy.getAsyncToken(),
+      mayEraseCopy(copy, *copyTarget, /*isViewAlias=*/*copyTarget != target));
   streams.destroyStreams({streams.streamOf(state.main)}, loc, state);
   toErase.push_back(copy);
   return success();

@@ -306,6 +306,15 @@ SmallVector<Value> StreamTracker::liveTails(ArrayRef<unsigned> ids) const {
   return tails;
 }
 
+SmallVector<Value> StreamTracker::withoutJoined(ArrayRef<Value> tails) const {
+  DenseSet<Value> joined;
+  for (Value tail : tails)
+    for (Value dependency : streams[streamOf(tail)].joinedFrom)
+      joined.insert(dependency);
+  return llvm::filter_to_vector(
+      tails, [&](Value tail) { return !joined.contains(tail); });
+}
+
 StreamTracker::EnclosingBlock StreamTracker::enterBlock() {
   EnclosingBlock enclosing;
   std::swap(enclosing.streams, blockStreams);

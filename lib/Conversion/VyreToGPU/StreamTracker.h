@@ -135,6 +135,12 @@ public:
   /// released.
   SmallVector<Value> liveTails(ArrayRef<unsigned> ids) const;
 
+  /// `tails` (stream tails) without those that the join creating the
+  /// stream of another of them named: that stream's work comes after
+  /// theirs, so a join on the rest is ordered after all of them. (Where
+  /// canonicalize erases a named token, it erases it from both joins alike.)
+  SmallVector<Value> withoutJoined(ArrayRef<Value> tails) const;
+
   /// What `enterBlock` saves of the enclosing block.
   struct EnclosingBlock {
     SmallVector<unsigned> streams;

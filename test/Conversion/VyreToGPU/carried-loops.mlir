@@ -247,10 +247,12 @@ func.func @not_chained(%n: index) {
 // Tests nested loops: both are chained. Inside the outer body, the inner
 // loop's first event is recorded on the body's main stream, without the
 // host waiting; the inner loop destroys the outer iteration's event once it
-// has waited for it, and the outer iteration's last streams wait for the
-// inner loop's last event, record the next outer event on a join, and
-// destroy the inner loop's last event. Nothing in either body makes the
-// host wait.
+// has waited for it. The kernel after the inner loop waits for the inner
+// loop's last event, and the next outer event is recorded on its stream
+// with no join: that stream comes after every other stream of the body (the
+// copy's, which the main stream's join named, and the main stream, which
+// the inner loop's first event was recorded after). Then the inner loop's
+// last event is destroyed. Nothing in either body makes the host wait.
 // CHECK-LABEL: func.func @nested
 // CHECK:         scf.for {{.*}} iter_args(%[[OUTER:.+]] = %{{.+}}) -> (!llvm.ptr) {
 // CHECK-NOT:       gpu.wait [
@@ -270,9 +272,9 @@ func.func @not_chained(%n: index) {
 // CHECK-NEXT:      %[[SP:.+]] = builtin.unrealized_conversion_cast %[[S]]
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[SP]], %[[LAST]])
 // CHECK-NEXT:      %[[K:.+]] = gpu.launch_func async [%[[S]]]
-// CHECK-NEXT:      %[[END:.+]] = gpu.wait async [%[[COPY]], %[[MAIN]], %[[K]], %[[K]]]
-// CHECK-NOT:       Synchronize
-// CHECK:           llvm.call @mgpuEventRecord(%[[NEXT:.+]], %{{.+}})
+// CHECK-NEXT:      %[[NEXT:.+]] = llvm.call @mgpuEventCreate()
+// CHECK-NEXT:      %[[KP:.+]] = builtin.unrealized_conversion_cast %[[K]]
+// CHECK-NEXT:      llvm.call @mgpuEventRecord(%[[NEXT]], %[[KP]])
 // CHECK-NEXT:      llvm.call @mgpuEventDestroy(%[[LAST]])
 // CHECK-NOT:       gpu.wait [
 // CHECK-NOT:       Synchronize
@@ -299,6 +301,43 @@ func.func @nested(%h: memref<16xf32>, %n: index, %m: index) {
   }
   vyre.dealloc %a : memref<16xf32>
   vyre.dealloc %b : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests an outer body that ends with an inner chained loop: every stream of
+// the body is before the inner loop's first event, so the inner loop's last
+// event is the outer iteration's next one, yielded as it is (no join, no
+// new event).
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @nested_last
+// CHECK:         scf.for {{.*}} iter_args(%[[OUTER:.+]] = %{{.+}}) -> (!llvm.ptr) {
+// CHECK:           %[[LAST:.+]] = scf.for
+// CHECK:             scf.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      llvm.call @mgpuEventDestroy(%[[OUTER]])
+// CHECK-NOT:       gpu.wait
+// CHECK-NOT:       mgpuEvent
+// CHECK:           scf.yield %[[LAST]] : !llvm.ptr
+// CHECK-NEXT:    }
+func.func @nested_last(%h: memref<16xf32>, %n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %r = vyre.record
+    %t = vyre.copy_h2d_async %h to %a on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
+    vyre.wait %t
+    scf.for %j = %c0 to %m step %c1 {
+      vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    }
+  }
+  vyre.dealloc %a : memref<16xf32>
   return
 }
 

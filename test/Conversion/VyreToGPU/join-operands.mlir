@@ -110,3 +110,34 @@ func.func @copy_into_iter_arg(%h: memref<16xf32>, %b: memref<16xf32>,
   vyre.dealloc %a : memref<16xf32>
   return
 }
+
+// -----
+
+// Tests that a copy into a cast the input holds counts as one canonicalize
+// may erase: the identity cast folds away, and the copy goes into the
+// allocation itself, which nothing else but the free uses. (Only the alias
+// the lowering builds for an offset view, in contiguous-views.mlir, stays.)
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @copy_into_a_cast
+// CHECK:         %[[M:.+]] = gpu.launch_func async
+// CHECK:         %[[T:.+]] = gpu.memcpy async
+// CHECK-NEXT:    gpu.wait async [%[[M]], %[[M]], %[[T]]]
+// CANON-LABEL: func.func @copy_into_a_cast
+// CANON-NOT:     gpu.memcpy
+// CANON:         %[[M:.+]] = gpu.launch_func async
+// CANON-NEXT:    gpu.wait async [%[[M]], %[[M]]]
+func.func @copy_into_a_cast(%h: memref<16xf32>, %b: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %t = builtin.unrealized_conversion_cast %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  %tok = vyre.copy_h2d_async %h to %t on stream 1 : memref<16xf32> to memref<16xf32>
+  vyre.wait %tok
+  vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
