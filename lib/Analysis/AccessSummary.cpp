@@ -4,6 +4,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
+#include <iterator>
+
 using namespace mlir::vyre;
 
 /// Inserts `slot` into the sorted, unique `set`.
@@ -31,12 +34,33 @@ void AccessSummary::addRead(unsigned slot) { insertSorted(readSlots, slot); }
 
 void AccessSummary::addWrite(unsigned slot) { insertSorted(writeSlots, slot); }
 
+/// Adds the sorted, unique `other` to the sorted, unique `set`: in place
+/// when `other` is a few slots or all after `set`'s, else by one linear
+/// merge (inserting each of many slots would shift `set` for each).
+static void mergeSorted(llvm::SmallVectorImpl<unsigned> &set,
+                        llvm::ArrayRef<unsigned> other) {
+  if (other.empty())
+    return;
+  if (set.empty() || set.back() < other.front()) {
+    set.append(other.begin(), other.end());
+    return;
+  }
+  if (other.size() <= 2) {
+    for (unsigned slot : other)
+      insertSorted(set, slot);
+    return;
+  }
+  llvm::SmallVector<unsigned, 8> merged;
+  merged.reserve(set.size() + other.size());
+  std::set_union(set.begin(), set.end(), other.begin(), other.end(),
+                 std::back_inserter(merged));
+  set.assign(merged.begin(), merged.end());
+}
+
 void AccessSummary::merge(const AccessSummary &other) {
   unknownAccess |= other.unknownAccess;
-  for (unsigned slot : other.readSlots)
-    addRead(slot);
-  for (unsigned slot : other.writeSlots)
-    addWrite(slot);
+  mergeSorted(readSlots, other.readSlots);
+  mergeSorted(writeSlots, other.writeSlots);
 }
 
 bool AccessSummary::mayRead(unsigned slot) const {

@@ -3,6 +3,7 @@
 #include "vyre/Analysis/DeviceCosts.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/Support/MathExtras.h"
@@ -15,12 +16,24 @@ std::optional<double> vyre::getDeclaredKernelMicros(Operation *dispatch) {
   return std::nullopt;
 }
 
-std::optional<uint64_t> vyre::getElementBytes(Type type, Operation *at) {
+/// Whether `type` has a fixed size in memory that the data layout gives.
+static bool hasElementSize(Type type) {
   if (auto vector = dyn_cast<VectorType>(type); vector && vector.isScalable())
+    return false;
+  return isa<IntegerType, FloatType, IndexType, ComplexType, VectorType>(type);
+}
+
+std::optional<uint64_t> vyre::getElementBytes(Type type, Operation *at) {
+  if (!hasElementSize(type))
     return std::nullopt;
-  if (!isa<IntegerType, FloatType, IndexType, ComplexType, VectorType>(type))
+  return getElementBytes(type, DataLayout::closest(at));
+}
+
+std::optional<uint64_t> vyre::getElementBytes(Type type,
+                                              const DataLayout &layout) {
+  if (!hasElementSize(type))
     return std::nullopt;
-  return DataLayout::closest(at).getTypeSize(type).getFixedValue();
+  return layout.getTypeSize(type).getFixedValue();
 }
 
 std::optional<uint64_t> vyre::getCopyBytes(Value buffer, Operation *at,
@@ -28,8 +41,17 @@ std::optional<uint64_t> vyre::getCopyBytes(Value buffer, Operation *at,
   auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!type || !type.hasStaticShape())
     return std::nullopt;
+  return getCopyBytes(buffer, DataLayout::closest(at), overflows);
+}
+
+std::optional<uint64_t> vyre::getCopyBytes(Value buffer,
+                                           const DataLayout &layout,
+                                           bool *overflows) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
   std::optional<uint64_t> elementBytes =
-      getElementBytes(type.getElementType(), at);
+      getElementBytes(type.getElementType(), layout);
   if (!elementBytes)
     return std::nullopt;
   // The shape's product can pass 2^63 (memref<1073741824x1073741824xf32>
@@ -45,4 +67,16 @@ std::optional<uint64_t> vyre::getCopyBytes(Value buffer, Operation *at,
     }
   }
   return bytes;
+}
+
+const DataLayout &vyre::DataLayoutCache::closest(Operation *at) {
+  // The scope DataLayout::closest would take: the closest module, or op
+  // with a data layout, around `at` (itself included).
+  Operation *scope = at;
+  while (scope && !isa<ModuleOp, DataLayoutOpInterface>(scope))
+    scope = scope->getParentOp();
+  std::unique_ptr<DataLayout> &layout = layouts[scope];
+  if (!layout)
+    layout = std::make_unique<DataLayout>(DataLayout::closest(at));
+  return *layout;
 }

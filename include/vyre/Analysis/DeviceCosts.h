@@ -10,7 +10,10 @@
 #define VYRE_ANALYSIS_DEVICECOSTS_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
 
+#include <memory>
 #include <optional>
 
 namespace mlir::vyre {
@@ -26,6 +29,8 @@ std::optional<double> getDeclaredKernelMicros(Operation *dispatch);
 /// scope at `at`, for the types that have one (integers, floats, index,
 /// complex numbers and fixed-size vectors of them).
 std::optional<uint64_t> getElementBytes(Type type, Operation *at);
+/// The same, under `layout`.
+std::optional<uint64_t> getElementBytes(Type type, const DataLayout &layout);
 
 /// The bytes a copy of the memref `buffer` moves: its static shape times its
 /// element size, computed exactly; none for a dynamic shape, an element
@@ -33,6 +38,20 @@ std::optional<uint64_t> getElementBytes(Type type, Operation *at);
 /// if given).
 std::optional<uint64_t> getCopyBytes(Value buffer, Operation *at,
                                      bool *overflows = nullptr);
+/// The same, under `layout`.
+std::optional<uint64_t> getCopyBytes(Value buffer, const DataLayout &layout,
+                                     bool *overflows = nullptr);
+
+/// The data layout in scope at an op, built once per scope (the closest
+/// module or op with a data layout): `DataLayout::closest` builds a new one
+/// at each call, which costs more than the size asked of it.
+class DataLayoutCache {
+public:
+  const DataLayout &closest(Operation *at);
+
+private:
+  llvm::DenseMap<Operation *, std::unique_ptr<DataLayout>> layouts;
+};
 
 } // namespace mlir::vyre
 

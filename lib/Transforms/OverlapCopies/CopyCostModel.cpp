@@ -46,11 +46,13 @@ static double joinMicros(const PlannedCopy &copy, size_t dependencies,
 
 /// The bytes `copy` moves, if static, and the time it takes.
 static std::optional<std::pair<uint64_t, double>>
-copySizeAndMicros(const PlannedCopy &copy, const CopyCostOptions &options) {
+copySizeAndMicros(const PlannedCopy &copy, const CopyCostOptions &options,
+                  DataLayoutCache &layouts) {
   Operation *original = copy.original;
   Value deviceEnd = copy.toHost ? cast<CopyD2HOp>(original).getSource()
                                 : cast<CopyH2DOp>(original).getTarget();
-  std::optional<uint64_t> bytes = getCopyBytes(deviceEnd, original);
+  std::optional<uint64_t> bytes =
+      getCopyBytes(deviceEnd, layouts.closest(original));
   if (!bytes)
     return std::nullopt;
   double gbps = copy.toHost ? options.d2hGBps : options.h2dGBps;
@@ -172,6 +174,10 @@ double CopyCostModel::State::kernelMicrosIn(Operation *op) {
 void CopyCostModel::State::buildBlock(Block *block,
                                       const llvm::DenseSet<Operation *> &moved) {
   auto times = std::make_unique<BlockTimes>();
+  size_t numOps = block->getOperations().size();
+  times->position.reserve(numOps);
+  times->kernelPrefix.reserve(numOps + 1);
+  times->unboundedPrefix.reserve(numOps + 1);
   int64_t position = 0;
   for (Operation &op : *block) {
     times->position[&op] = position;
@@ -326,13 +332,16 @@ CopyCostModel::CopyCostModel(const CopyPlan &plan,
   llvm::DenseSet<Operation *> moved;
   DenseMap<Block *, SmallVector<const PlannedCopy *>> byBlock;
   SmallVector<Block *> order;
+  DataLayoutCache layouts;
+  moved.reserve(plan.copies.size());
+  state->sizes.reserve(plan.copies.size());
   for (const PlannedCopy &copy : plan.copies) {
     moved.insert(copy.original);
     auto [it, inserted] = byBlock.try_emplace(copy.block);
     if (inserted)
       order.push_back(copy.block);
     it->second.push_back(&copy);
-    state->sizes.push_back(copySizeAndMicros(copy, options));
+    state->sizes.push_back(copySizeAndMicros(copy, options, layouts));
   }
   state->laterCopies.assign(plan.copies.size(), 0.0);
   for (Block *block : order)

@@ -97,6 +97,9 @@ void emitCopyRemarks(const CopyPlan &plan, const PlannedCopy &copy) {
 } // namespace
 
 void overlap::emitPlanRemarks(const CopyPlan &plan) {
+  // Without a remark engine every remark is dropped: skip building them.
+  if (!plan.function->getContext()->getRemarkEngine())
+    return;
   for (Operation *copy : plan.keptInPlace)
     remark::missed(copy->getLoc(),
                    remarkOptions(plan.function, "CopyKeptInPlace"))

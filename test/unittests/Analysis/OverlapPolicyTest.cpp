@@ -21,6 +21,23 @@ TEST(AccessSummaryTest, KeepsSetsSortedAndUnique) {
   EXPECT_EQ(AccessSummary({3, 1, 3}, {}), AccessSummary({1, 3}, {}));
 }
 
+TEST(AccessSummaryTest, MergesEachWayToOneSortedSet) {
+  // Into an empty set, after the set's last slot, a few slots inside it,
+  // and many slots interleaved with it (a linear merge): always sorted and
+  // unique, as if each slot were added alone.
+  AccessSummary summary;
+  summary.merge(AccessSummary({4, 8}, {}));
+  summary.merge(AccessSummary({9, 12}, {}));
+  summary.merge(AccessSummary({0, 8}, {}));
+  summary.merge(AccessSummary({1, 2, 4, 5, 12, 13}, {}));
+  EXPECT_EQ(summary.getReads(),
+            llvm::ArrayRef<unsigned>({0, 1, 2, 4, 5, 8, 9, 12, 13}));
+  AccessSummary oneByOne;
+  for (unsigned slot : {4, 8, 9, 12, 0, 8, 1, 2, 4, 5, 12, 13})
+    oneByOne.addRead(slot);
+  EXPECT_EQ(summary, oneByOne);
+}
+
 TEST(AccessSummaryTest, MergesAndPrintsUnknown) {
   AccessSummary summary({1}, {2});
   summary.merge(AccessSummary({0}, {2, 4}));
