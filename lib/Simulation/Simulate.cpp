@@ -8,6 +8,8 @@
 
 #include "vyre/Simulation/Passes.h"
 
+#include "SteadyState.h"
+
 #include "vyre/Analysis/DeviceCosts.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
@@ -18,7 +20,9 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -44,6 +48,8 @@ struct EngineModel {
   double h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs;
   unsigned defaultTripCount;
   uint64_t maxTrips;
+  /// Whether a loop whose iterations repeat is extrapolated from there.
+  bool steadyState;
   /// The most ops one function may run, loop iterations included.
   uint64_t maxOps;
   /// Whether to keep a span per op for the trace, and at most how many.
@@ -78,6 +84,37 @@ static std::string describeLocation(Operation *op) {
   return text;
 }
 
+/// What the iterations of the loop being run wrote: the times a snapshot
+/// of its state holds (SteadyState.h).
+struct LoopWrites {
+  bool host = false, issued = false;
+  llvm::SetVector<int64_t> streams;
+  llvm::SetVector<Value> tokens;
+  llvm::SetVector<EngineKind> engines;
+  /// Slots whose last write (true) or read (false) end was set.
+  llvm::SetVector<std::pair<unsigned, unsigned>> slotEnds;
+
+  size_t size() const {
+    return size_t(host) + size_t(issued) + streams.size() + tokens.size() +
+           engines.size() + slotEnds.size();
+  }
+  void merge(const LoopWrites &inner) {
+    host |= inner.host;
+    issued |= inner.issued;
+    streams.insert(inner.streams.begin(), inner.streams.end());
+    tokens.insert(inner.tokens.begin(), inner.tokens.end());
+    engines.insert(inner.engines.begin(), inner.engines.end());
+    slotEnds.insert(inner.slotEnds.begin(), inner.slotEnds.end());
+  }
+};
+
+/// One run of a loop being simulated: what its iterations wrote so far, and
+/// the choices the current iteration took.
+struct LoopRun {
+  LoopWrites writes;
+  simulation::ChoiceLog choices;
+};
+
 class Simulator {
 public:
   Simulator(func::FuncOp function, SlotAccessAnalysis &slots,
@@ -96,6 +133,9 @@ public:
       return failure();
     // The return waits for the tail of every stream the function used.
     hostWaits(allStreamsFree(), streamFree.size());
+    if (syncsOverflowed)
+      return function.emitOpError("makes more than 2^64 - 1 host "
+                                  "synchronizations in --vyre-simulate");
     double makespan = std::max(host, lastDeviceEnd);
     double bound = std::max({sumH2D, sumD2H, sumKernels, longestPath});
     std::string text;
@@ -108,7 +148,11 @@ public:
        << llvm::format("%.1f", sumKernels) << " us, longest path "
        << llvm::format("%.1f", longestPath) << " us; host "
        << llvm::format("%.1f", hostOverhead) << " us in runtime calls, "
-       << hostSyncs << " host synchronizations)";
+       << hostSyncs << " host synchronizations";
+    if (extrapolatedIterations != 0)
+      os << "; " << extrapolatedIterations
+         << " loop iterations added from their steady state";
+    os << ")";
     // At the function's location, not on the op: a remark on an op prints
     // the whole function after it.
     emitRemark(function.getLoc()) << text;
@@ -169,6 +213,18 @@ public:
       name(pid + 1, int64_t(kind) * 100 + index,
            std::string(engineName(EngineKind(kind))) + " " +
                std::to_string(index));
+    // Iterations added from a loop's steady state were not run: the trace
+    // shows none of their ops.
+    if (extrapolatedIterations != 0)
+      events.push_back(llvm::json::Object{
+          {"name", (prefix + std::to_string(extrapolatedIterations) +
+                    " loop iterations added from their steady state, not "
+                    "shown")},
+          {"ph", "i"},
+          {"s", "g"},
+          {"pid", pid},
+          {"tid", 0},
+          {"ts", spans.empty() ? 0.0 : spans.back().end}});
     // Past max-trace-events, an instant event at the end says what is left
     // out (the makespan still counts every op).
     if (spansLeftOut != 0)
@@ -219,7 +275,11 @@ private:
     if (!span.isStrictlyPositive())
       return uint64_t(0);
     APInt trips = (span + step->sext(width) - 1).udiv(step->sext(width));
-    if (trips.getActiveBits() > 64 || trips.getZExtValue() > model.maxTrips)
+    // Without extrapolation every iteration is run: past max-trips, an error
+    // up front. With it, the loop is run until its steady state
+    // (runLoop).
+    if (trips.getActiveBits() > 64 ||
+        (!model.steadyState && trips.getZExtValue() > model.maxTrips))
       return loop.emitOpError("runs ")
              << llvm::toString(trips, 10, /*Signed=*/false) << " iterations, more than --vyre-simulate runs "
              << "(max-trips=" << model.maxTrips
@@ -229,21 +289,27 @@ private:
 
   /// The host blocks until `until`, then spends `syncs` synchronizations.
   void hostWaits(double until, size_t syncs) {
-    host = std::max(host, until);
+    if (LoopWrites *writes = currentWrites())
+      writes->host = true;
+    host = choose({host, until});
     spendOnHost(double(syncs) * model.hostSyncUs);
-    hostSyncs += syncs;
+    bool overflowed = false;
+    hostSyncs = llvm::SaturatingAdd(hostSyncs, uint64_t(syncs), &overflowed);
+    syncsOverflowed |= overflowed;
   }
 
   void spendOnHost(double micros) {
+    if (LoopWrites *writes = currentWrites())
+      writes->host = true;
     host += micros;
     hostOverhead += micros;
   }
 
-  double allStreamsFree() const {
-    double free = 0;
+  double allStreamsFree() {
+    SmallVector<double> free;
     for (const auto &entry : streamFree)
-      free = std::max(free, entry.second);
-    return free;
+      free.push_back(entry.second);
+    return choose(free);
   }
 
   /// The lowering makes the host wait for the device before a region op
@@ -278,11 +344,8 @@ private:
       bool outermost = !outermostLoop;
       if (outermost)
         outermostLoop = loop;
-      for (uint64_t i = 0; i < *trips; ++i) {
-        if (failed(runRegion(loop.getRegion())))
-          return failure();
-        waitAroundRegion(loop);
-      }
+      if (failed(runLoop(loop, *trips)))
+        return failure();
       if (outermost)
         outermostLoop = nullptr;
       return success();
@@ -330,14 +393,16 @@ private:
         return success();
       }
       double &free = streamFree[*stream];
-      free = std::max(free, *ready);
+      free = choose({free, *ready});
+      if (LoopWrites *writes = currentWrites())
+        writes->streams.insert(*stream);
       // A free waits for its stream on the host.
       if (isa<DeallocOp>(op)) {
         hostWaits(free, 1);
         spendOnHost(model.allocFreeUs);
       }
       if (Value token = op.getCompletionToken())
-        tokenDone[token] = std::max(host, free);
+        setTokenDone(token, choose({host, free}));
       return success();
     }
     FailureOr<double> cost = workTime(op, work);
@@ -348,7 +413,7 @@ private:
     if (op.blocksHost())
       hostWaits(lastEnd, 1);
     if (Value token = op.getCompletionToken())
-      tokenDone[token] = lastEnd;
+      setTokenDone(token, lastEnd);
     return success();
   }
 
@@ -387,14 +452,14 @@ private:
   }
 
   FailureOr<double> tokensDone(Operation *op, ValueRange tokens) {
-    double ready = 0;
+    SmallVector<double> done;
     for (Value token : tokens) {
       auto it = tokenDone.find(token);
       if (it == tokenDone.end())
         return op->emitOpError("uses a token --vyre-simulate cannot resolve");
-      ready = std::max(ready, it->second);
+      done.push_back(it->second);
     }
-    return ready;
+    return choose(done);
   }
 
   FailureOr<double> copyTime(Operation *copy, Value deviceEnd, bool toDevice) {
@@ -427,11 +492,23 @@ private:
              double ready) {
     std::vector<double> &free = engineFree[kind];
     auto engine = std::min_element(free.begin(), free.end());
-    double start = std::max({host, streamFree[stream], ready, *engine});
+    // The engines of a kind are interchangeable: the choice among them is
+    // recorded on their sorted times, as snapshots hold them.
+    if (!loopRuns.empty()) {
+      std::vector<double> sorted = free;
+      llvm::sort(sorted);
+      recordChoice(sorted, 0, /*isMinimum=*/true);
+    }
+    double start = choose({host, streamFree[stream], ready, *engine});
     double end = start + duration;
     *engine = end;
     streamFree[stream] = end;
     lastEnd = end;
+    if (LoopWrites *writes = currentWrites()) {
+      writes->issued = true;
+      writes->streams.insert(stream);
+      writes->engines.insert(kind);
+    }
     lastDeviceEnd = std::max(lastDeviceEnd, end);
     if (model.keepSpans && spans.size() < model.maxSpans)
       spans.push_back({op->getName().getStringRef().str(), stream, kind,
@@ -507,18 +584,182 @@ private:
         if (access.space == BufferSpace::Device)
           addBuffer(access.buffer, access.isWrite());
     }
-    double start = 0;
+    SmallVector<double> after;
     for (auto [slot, write] : accesses) {
-      start = std::max(start, lastWriteEnd.lookup(slot));
+      after.push_back(lastWriteEnd.lookup(slot));
       if (write)
-        start = std::max(start, lastReadEnd.lookup(slot));
+        after.push_back(lastReadEnd.lookup(slot));
     }
+    double start = choose(after);
     double end = start + duration;
     longestPath = std::max(longestPath, end);
+    LoopWrites *writes = currentWrites();
     for (auto [slot, write] : accesses) {
       double &slotEnd = write ? lastWriteEnd[slot] : lastReadEnd[slot];
-      slotEnd = std::max(slotEnd, end);
+      slotEnd = choose({slotEnd, end});
+      if (writes)
+        writes->slotEnds.insert({slot, unsigned(write)});
     }
+  }
+
+  void setTokenDone(Value token, double time) {
+    tokenDone[token] = time;
+    if (LoopWrites *writes = currentWrites())
+      writes->tokens.insert(token);
+  }
+
+  /// What the innermost loop being run has written so far, if any.
+  LoopWrites *currentWrites() {
+    return loopRuns.empty() ? nullptr : &loopRuns.back()->writes;
+  }
+
+  /// Records a choice among times in the iteration each loop being run is
+  /// in (SteadyState.h).
+  void recordChoice(ArrayRef<double> operands, unsigned winner,
+                    bool isMinimum) {
+    for (LoopRun *run : loopRuns)
+      run->choices.record(operands, winner, isMinimum);
+  }
+
+  /// The latest of `times` (0 if none), recorded as a choice.
+  double choose(ArrayRef<double> times) {
+    if (times.empty())
+      return 0;
+    unsigned winner = 0;
+    for (unsigned i = 1; i < times.size(); ++i)
+      if (times[i] > times[winner])
+        winner = i;
+    if (!loopRuns.empty())
+      recordChoice(times, winner, /*isMinimum=*/false);
+    return std::max(0.0, times[winner]);
+  }
+  double choose(std::initializer_list<double> times) {
+    return choose(ArrayRef<double>(times.begin(), times.size()));
+  }
+
+  /// Runs `trips` iterations of `loop`: one by one, until two in a row
+  /// repeat (SteadyState.h); then the rest at once. A loop with no steady
+  /// state within max-trips iterations is an error.
+  LogicalResult runLoop(scf::ForOp loop, uint64_t trips) {
+    LoopRun run;
+    loopRuns.push_back(&run);
+    simulation::SteadyStateDetector detector;
+    size_t written = 0;
+    LogicalResult result = success();
+    for (uint64_t i = 0; i < trips; ++i) {
+      if (model.steadyState && i == model.maxTrips) {
+        result = loop.emitOpError("runs ")
+                 << trips << " iterations, and its first " << model.maxTrips
+                 << " (max-trips) reach no steady state in --vyre-simulate; "
+                    "raise max-trips to simulate it";
+        break;
+      }
+      run.choices.clear();
+      if (failed(runRegion(loop.getRegion()))) {
+        result = failure();
+        break;
+      }
+      waitAroundRegion(loop);
+      if (!model.steadyState || i + 1 == trips)
+        continue;
+      if (run.writes.size() != written) {
+        detector.reset();
+        written = run.writes.size();
+      }
+      if (std::optional<simulation::LoopPeriod> period = detector.add(
+              snapshot(run.writes), std::move(run.choices))) {
+        result = extrapolate(loop, run.writes, *period, trips - i - 1);
+        break;
+      }
+    }
+    loopRuns.pop_back();
+    if (LoopWrites *outer = currentWrites())
+      outer->merge(run.writes);
+    return result;
+  }
+
+  /// The times the loop's iterations wrote, and the totals, in the order
+  /// `extrapolate` reads them back. The engines of a kind are
+  /// interchangeable (an op takes the earliest free one): their times are
+  /// compared sorted.
+  simulation::LoopSnapshot snapshot(const LoopWrites &writes) {
+    simulation::LoopSnapshot state;
+    std::vector<double> &times = state.times;
+    if (writes.host)
+      times.push_back(host);
+    if (writes.issued)
+      times.push_back(lastEnd);
+    for (int64_t stream : writes.streams)
+      times.push_back(streamFree[stream]);
+    for (EngineKind kind : writes.engines) {
+      std::vector<double> free = engineFree[kind];
+      llvm::sort(free);
+      times.insert(times.end(), free.begin(), free.end());
+    }
+    for (Value token : writes.tokens)
+      times.push_back(tokenDone[token]);
+    for (auto [slot, write] : writes.slotEnds)
+      times.push_back((write ? lastWriteEnd : lastReadEnd).lookup(slot));
+    state.totals = {sumH2D,       sumD2H,            sumKernels,
+                    hostOverhead, double(hostSyncs), double(spansLeftOut)};
+    return state;
+  }
+
+  /// Adds `remaining` iterations of `period` to the state, in the order
+  /// `snapshot` took it.
+  LogicalResult extrapolate(scf::ForOp loop, const LoopWrites &writes,
+                            const simulation::LoopPeriod &period,
+                            uint64_t remaining) {
+    double count = double(remaining);
+    const std::vector<double> &growth = period.growth.times;
+    size_t next = 0;
+    auto advance = [&](double &time) { time += count * growth[next++]; };
+    // The ends of device ops are where streams and engines are free.
+    auto advanceDevice = [&](double &time) {
+      advance(time);
+      lastDeviceEnd = std::max(lastDeviceEnd, time);
+    };
+    if (writes.host)
+      advance(host);
+    if (writes.issued)
+      advanceDevice(lastEnd);
+    for (int64_t stream : writes.streams)
+      advanceDevice(streamFree[stream]);
+    for (EngineKind kind : writes.engines) {
+      std::vector<double> &free = engineFree[kind];
+      llvm::sort(free);
+      for (double &time : free)
+        advanceDevice(time);
+    }
+    for (Value token : writes.tokens)
+      advance(tokenDone[token]);
+    for (auto [slot, write] : writes.slotEnds) {
+      double &end = (write ? lastWriteEnd : lastReadEnd)[slot];
+      advance(end);
+      longestPath = std::max(longestPath, end);
+    }
+    const std::vector<double> &totals = period.growth.totals;
+    sumH2D += count * totals[0];
+    sumD2H += count * totals[1];
+    sumKernels += count * totals[2];
+    hostOverhead += count * totals[3];
+    // Each saturating call sets its flag, overflowed or not.
+    bool syncsOverflow = false, spansOverflow = false, iterationsOverflow = false;
+    hostSyncs = llvm::SaturatingMultiplyAdd(
+        remaining, uint64_t(std::llround(totals[4])), hostSyncs,
+        &syncsOverflow);
+    spansLeftOut = llvm::SaturatingMultiplyAdd(
+        remaining, uint64_t(std::llround(totals[5])), spansLeftOut,
+        &spansOverflow);
+    extrapolatedIterations = llvm::SaturatingAdd(
+        extrapolatedIterations, remaining, &iterationsOverflow);
+    if (syncsOverflow || spansOverflow || iterationsOverflow)
+      return loop.emitOpError("runs ")
+             << remaining
+             << " more iterations than --vyre-simulate can count the host "
+                "synchronizations or the iterations of (more than "
+                "2^64 - 1)";
+    return success();
   }
 
   func::FuncOp function;
@@ -527,6 +768,10 @@ private:
   /// Ops run so far (max-ops), and the top-level loop being run.
   uint64_t opsRun = 0;
   Operation *outermostLoop = nullptr;
+  /// What each loop being run wrote, innermost last, and the iterations
+  /// added from steady states.
+  SmallVector<LoopRun *> loopRuns;
+  uint64_t extrapolatedIterations = 0;
 
   double host = 0;
   double lastEnd = 0;
@@ -542,7 +787,9 @@ private:
   double sumH2D = 0, sumD2H = 0, sumKernels = 0, longestPath = 0;
   /// Host time spent in runtime calls, and host synchronizations.
   double hostOverhead = 0;
-  size_t hostSyncs = 0;
+  uint64_t hostSyncs = 0;
+  /// Whether the host synchronizations passed 2^64 - 1.
+  bool syncsOverflowed = false;
   DenseMap<unsigned, double> lastWriteEnd, lastReadEnd;
 };
 
@@ -572,6 +819,7 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
                       defaultKernelUs,
                       defaultTripCount,
                       maxTrips,
+                      steadyState,
                       maxOps,
                       /*keepSpans=*/!tracePath.empty(),
                       maxTraceEvents,

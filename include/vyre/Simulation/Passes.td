@@ -24,15 +24,20 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
     `vyre.cost_us` attribute. `vyre.sync` and blocking copies hold the host;
     the return waits for all work. Loops run their constant trip count (or
     `default-trip-count`), and `scf.if` its constant branch (or the then
-    branch). Trip counts and byte sizes are computed exactly: a loop of more
-    than `max-trips` iterations, or a copy of more than 2^64 - 1 bytes, is an
+    branch). Trip counts and byte sizes are computed exactly: a copy of more
+    than 2^64 - 1 bytes (or, with `steady-state=false`, a loop of more than
+    `max-trips` iterations) is an
     error that names the op, never a wrapped count or "copy of 0 B". The
     simulator keeps no per-op record unless it writes a trace, so its memory
     does not grow with the trip count; a trace keeps at most
-    `max-trace-events` ops and says so in its last event. Its time grows
-    with the ops it runs, loop iterations included: a nest of loops
-    multiplies their trip counts, so a function that runs more than
-    `max-ops` ops is an error on the outermost loop, never a hang.
+    `max-trace-events` ops and says so in its last event. A loop runs until
+    two iterations in a row grow every time they write by the same amount
+    and make the same choices (each start is the latest of its inputs, won
+    by an input that grows at least as fast as the others); the remaining
+    iterations are then added at once (`steady-state`, on by default). A
+    loop that reaches no steady state within `max-trips` iterations is an
+    error, and so is a function that runs more than `max-ops` ops one by
+    one (on the outermost loop), never a hang.
 
     Every function of the module is simulated on its own. With `trace=FILE`
     it writes one Chrome trace-event JSON for them all (per function, one
@@ -78,8 +83,13 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
     Option<"tracePath", "trace", "std::string", "\"\"",
            "Write a Chrome trace-event JSON here">,
     Option<"maxTrips", "max-trips", "uint64_t", "1000000",
-           "Most iterations of one loop the simulator runs; a loop with more "
-           "is an error">,
+           "Most iterations of one loop the simulator runs one by one; a "
+           "loop that has more and reaches no steady state in as many (or "
+           "any loop with more, with steady-state=false) is an error">,
+    Option<"steadyState", "steady-state", "bool", "true",
+           "Run a loop's iterations until two in a row shift every time "
+           "they write by the same amount, then add the rest at once "
+           "(false: run every iteration)">,
     Option<"maxTraceEvents", "max-trace-events", "uint64_t", "1000000",
            "Most ops the trace shows; later ones are left out, with a note">,
     Option<"maxOps", "max-ops", "uint64_t", "10000000",
