@@ -28,6 +28,7 @@ op count, in either dialect):
 Usage: generate.py N [--gpu] [--shape NAME] > out.mlir
 """
 
+import argparse
 import sys
 
 POOL = 64
@@ -205,15 +206,25 @@ SHAPES = {
 
 
 def main():
-    target = int(sys.argv[1])
-    gpu = "--gpu" in sys.argv[2:]
+    parser = argparse.ArgumentParser(
+        description="Writes a program of about OPS ops for the compile-time "
+        "benchmark, in vyre (or, with --gpu, in the upstream gpu dialect).")
+    parser.add_argument("ops", type=int, help="how many ops, about")
+    parser.add_argument("--gpu", action="store_true",
+                        help="write the gpu-dialect form of the program")
+    parser.add_argument("--shape", choices=sorted(SHAPES),
+                        help="an adversarial shape instead of the default "
+                        "(weights streamed through a pool of buffers)")
+    args = parser.parse_args()
+    if args.ops <= 0:
+        parser.error("OPS must be positive")
+    target, gpu = args.ops, args.gpu
     out = sys.stdout
     w = out.write
     w("module attributes {gpu.container_module} {\n")
     kernels_module(w)
-    if "--shape" in sys.argv:
-        shape = sys.argv[sys.argv.index("--shape") + 1]
-        SHAPES[shape](out, target, gpu)
+    if args.shape:
+        SHAPES[args.shape](out, target, gpu)
         w("}\n")
         return
     w(f"  func.func @stream({host_args(HOSTS)}) {{\n")
