@@ -92,3 +92,41 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @touch(%a: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+  // Found by a helper: after a 10^10 us kernel the host waits for, the main
+  // stream is 1,000 us ahead of side stream 1, whose 22 us copies it awaits
+  // each iteration; its own kernels take 18.25 us, so the copies catch up
+  // after about 267 iterations. An allowance in proportion to the times
+  // (10 us at 10^10 us) took the 3.75 us per iteration the copies gain for
+  // rounding and extrapolated after three iterations (makespan
+  // 10000220013.1 us, 87.8 us short).
+  // CHECK: remark: makespan 10000220100.9 us
+  func.func @catches_up_late(%o: memref<4xf32> {vyre.pinned}, %h: memref<275000xf32> {vyre.pinned}) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 10000 : index
+    %d = vyre.alloc : memref<4xf32>
+    %e = vyre.alloc : memref<4xf32>
+    %b = vyre.alloc : memref<275000xf32>
+    vyre.dispatch @k::@touch blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d : memref<4xf32>) {vyre.cost_us = 10000000000.0 : f64}
+    vyre.copy_d2h %d to %o : memref<4xf32> to memref<4xf32>
+    vyre.dispatch @k::@touch blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%e : memref<4xf32>) {vyre.cost_us = 1000.0 : f64}
+    scf.for %i = %c0 to %n step %c1 {
+      %t = vyre.copy_h2d_async %h to %b on stream 1 : memref<275000xf32> to memref<275000xf32>
+      vyre.wait %t
+      vyre.dispatch @k::@touch blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%e : memref<4xf32>) {vyre.cost_us = 18.25 : f64}
+    }
+    vyre.dealloc %b : memref<275000xf32>
+    vyre.dealloc %e : memref<4xf32>
+    vyre.dealloc %d : memref<4xf32>
+    return
+  }
+}

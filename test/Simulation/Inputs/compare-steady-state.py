@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Simulates programs with and without the steady state (--vyre-simulate
 and --vyre-simulate=steady-state=false) and checks that every figure of the
-makespan remark agrees to the 0.1 us the remark prints.
+makespan remark agrees but for rounding: the last digit the remark prints
+(0.1 us), or one part in 10^10 of a figure that running every iteration
+adds up from many rounded sums.
 
 Usage: compare-steady-state.py VYRE_OPT VYRE_SCHEDULE_FUZZ SEEDS FILE...
 The programs: the schedule fuzzer's first SEEDS programs, with 4 and 37
@@ -35,7 +37,7 @@ def agree(steady, every):
         if NUMBER.sub("#", lhs) != NUMBER.sub("#", rhs):
             return False
         for a, b in zip(NUMBER.findall(lhs), NUMBER.findall(rhs)):
-            if abs(float(a) - float(b)) > 0.11 + 1e-9 * abs(float(b)):
+            if abs(float(a) - float(b)) > 0.11 + 1e-10 * abs(float(b)):
                 return False
     return True
 
