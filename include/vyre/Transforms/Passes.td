@@ -65,7 +65,9 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     return. A copy whose saving is below the overhead stays
     where it is, with a `missed` remark `CopyNotWorthMoving` ("copy of 4 KiB:
     saving 2.1 us < overhead 3.4 us"); the later copies in its direction
-    stay behind it, and the others are planned again without it.
+    stay behind it. The copies are weighed in sweeps over one plan (at
+    most four; each later one knows the copies the earlier ones left in
+    place), then planned once more with those copies in place.
     `cost-model=false` moves every copy it may. The defaults are those of
     `--vyre-simulate`.
 

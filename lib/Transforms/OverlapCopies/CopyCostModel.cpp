@@ -27,7 +27,7 @@ static constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 /// `dependencies`), and the wait for it (a join on the main stream, one more
 /// dependency of a later copy's join, or a host synchronization).
 static double joinMicros(const PlannedCopy &copy, size_t dependencies,
-                         const CopyCostOptions &options) {
+                         bool waiterInPlace, const CopyCostOptions &options) {
   auto join = [&](size_t count) {
     return options.streamCreateUs + options.eventUs * double(count);
   };
@@ -35,7 +35,10 @@ static double joinMicros(const PlannedCopy &copy, size_t dependencies,
   if (dependencies != 0)
     micros += join(dependencies + 1);
   auto waiter = dyn_cast_or_null<StreamOpInterface>(copy.firstWaiter.op);
-  if (copy.firstWaiter.copy)
+  // A copy left in place waits on the main stream, as a kernel does.
+  if (copy.firstWaiter.copy && waiterInPlace)
+    micros += join(2);
+  else if (copy.firstWaiter.copy)
     micros += options.eventUs;
   else if (waiter && waiter.getStreamIndex())
     micros += join(2);
@@ -90,6 +93,7 @@ private:
 /// Kernel time summed over ranges of one block's ops, and where the host
 /// waits for the main stream in it.
 struct BlockTimes {
+  Block *block = nullptr;
   DenseMap<Operation *, int64_t> position;
   /// Kernel time of ops [0, i), and how many of them take unbounded time.
   std::vector<double> kernelPrefix{0.0};
@@ -131,6 +135,9 @@ struct CopyCostModel::State {
   /// Per copy, the time of the moved copies the copy in place would hold
   /// back (every later copy moved).
   std::vector<double> laterCopies;
+  /// Per copy, whether it stays in place: known before the sweep, or
+  /// decided in it.
+  std::vector<bool> inPlace;
   llvm::DenseSet<int64_t> openedStreams;
   uint64_t work = 0;
 
@@ -140,6 +147,10 @@ struct CopyCostModel::State {
   void computeLaterCopies(Block *block, ArrayRef<const PlannedCopy *> copies);
   int64_t lastDrainAtOrBefore(const BlockTimes &times, int64_t position);
   int64_t placeOf(const BlockTimes &times, const PlannedCopy &copy) const;
+  /// The position of the copy `dependency` names, if it stays in place.
+  std::optional<int64_t> inPlacePosition(const BlockTimes &times,
+                                         const PlannedDependency &dependency)
+      const;
 };
 
 /// Kernel time of the dispatches `op` runs: a loop's body times its constant
@@ -174,6 +185,7 @@ double CopyCostModel::State::kernelMicrosIn(Operation *op) {
 void CopyCostModel::State::buildBlock(Block *block,
                                       const llvm::DenseSet<Operation *> &moved) {
   auto times = std::make_unique<BlockTimes>();
+  times->block = block;
   size_t numOps = block->getOperations().size();
   times->position.reserve(numOps);
   times->kernelPrefix.reserve(numOps + 1);
@@ -314,20 +326,36 @@ int64_t CopyCostModel::State::lastDrainAtOrBefore(const BlockTimes &times,
   return last;
 }
 
+std::optional<int64_t> CopyCostModel::State::inPlacePosition(
+    const BlockTimes &times, const PlannedDependency &dependency) const {
+  if (dependency.kind != PlannedDependency::Kind::Copy ||
+      !inPlace[dependency.copy])
+    return std::nullopt;
+  const PlannedCopy &other = plan.copies[dependency.copy];
+  if (other.block != times.block)
+    return std::nullopt;
+  return times.positionOf(other.original);
+}
+
 /// Where `copy` starts: its planned place, or just below the last copy in
 /// its direction left in place before it (copies keep their order on the
-/// copy engine).
+/// copy engine), or below a copy it depends on that stays in place.
 int64_t CopyCostModel::State::placeOf(const BlockTimes &times,
                                       const PlannedCopy &copy) const {
   int64_t at = copy.at.anchor ? times.positionOf(copy.at.anchor) : -1;
+  int64_t original = times.positionOf(copy.original);
   int64_t below = times.lastDeclined[copy.toHost ? 1 : 0];
-  if (below > at && below < times.positionOf(copy.original))
+  for (const PlannedDependency &dependency : copy.dependencies)
+    if (std::optional<int64_t> position = inPlacePosition(times, dependency))
+      below = std::max(below, *position);
+  if (below > at && below < original)
     at = below;
   return at;
 }
 
-CopyCostModel::CopyCostModel(const CopyPlan &plan,
-                             const CopyCostOptions &options)
+CopyCostModel::CopyCostModel(
+    const CopyPlan &plan, const CopyCostOptions &options,
+    const llvm::SmallPtrSetImpl<Operation *> *leftInPlace)
     : state(std::make_unique<State>(plan, options)) {
   llvm::DenseSet<Operation *> moved;
   DenseMap<Block *, SmallVector<const PlannedCopy *>> byBlock;
@@ -335,13 +363,18 @@ CopyCostModel::CopyCostModel(const CopyPlan &plan,
   DataLayoutCache layouts;
   moved.reserve(plan.copies.size());
   state->sizes.reserve(plan.copies.size());
+  state->inPlace.assign(plan.copies.size(), false);
   for (const PlannedCopy &copy : plan.copies) {
-    moved.insert(copy.original);
     auto [it, inserted] = byBlock.try_emplace(copy.block);
     if (inserted)
       order.push_back(copy.block);
-    it->second.push_back(&copy);
     state->sizes.push_back(copySizeAndMicros(copy, options, layouts));
+    if (leftInPlace && leftInPlace->contains(copy.original)) {
+      state->inPlace[copy.id] = true;
+      continue;
+    }
+    moved.insert(copy.original);
+    it->second.push_back(&copy);
   }
   state->laterCopies.assign(plan.copies.size(), 0.0);
   for (Block *block : order)
@@ -365,8 +398,6 @@ CopyCostVerdict CopyCostModel::evaluate(const PlannedCopy &copy) {
   BlockTimes &times = state->times(copy.block);
   int64_t original = times.positionOf(copy.original);
   int64_t at = state->placeOf(times, copy);
-  bool belowDeclined =
-      copy.at.anchor ? at != times.positionOf(copy.at.anchor) : at != -1;
 
   // The kernels still in flight on the main stream where the copy is issued
   // (back to the main-stream point it depends on, the last op that makes
@@ -376,15 +407,16 @@ CopyCostVerdict CopyCostModel::evaluate(const PlannedCopy &copy) {
   size_t dependencies = 0;
   for (const PlannedDependency &dependency : copy.dependencies) {
     int64_t anchor = -1;
-    if (dependency.kind == PlannedDependency::Kind::Record) {
-      anchor = dependency.recordAnchor
+    // A copy left in place is main-stream progress, as a record is.
+    std::optional<int64_t> inPlace =
+        state->inPlacePosition(times, dependency);
+    if (dependency.kind == PlannedDependency::Kind::Record || inPlace) {
+      anchor = inPlace ? *inPlace
+               : dependency.recordAnchor
                    ? times.positionOf(dependency.recordAnchor)
                    : -1;
       if (anchor <= at)
         stop = std::max(stop, anchor);
-      // The host waited for the main stream at the copy left in place.
-      if (belowDeclined && anchor < at)
-        continue;
     }
     ++dependencies;
   }
@@ -392,10 +424,13 @@ CopyCostVerdict CopyCostModel::evaluate(const PlannedCopy &copy) {
   // Then the kernels issued after it, up to the first op that waits for it
   // (or the place of the copy that does).
   int64_t end = times.size();
+  bool waiterInPlace = false;
   if (copy.firstWaiter.copy) {
     const PlannedCopy &waiter = state->plan.copies[*copy.firstWaiter.copy];
+    waiterInPlace = state->inPlace[waiter.id];
     if (waiter.block == copy.block)
-      end = state->placeOf(times, waiter) + 1;
+      end = waiterInPlace ? times.positionOf(waiter.original)
+                          : state->placeOf(times, waiter) + 1;
   } else if (copy.firstWaiter.op) {
     if (Operation *waiter =
             copy.block->findAncestorOpInBlock(*copy.firstWaiter.op))
@@ -420,7 +455,7 @@ CopyCostVerdict CopyCostModel::evaluate(const PlannedCopy &copy) {
   // The host spends the joins while the device runs the kernels beside the
   // copy: only what they do not cover delays the program.
   verdict.overheadUs = std::max(
-      0.0, joinMicros(copy, dependencies, options) - verdict.windowUs);
+      0.0, joinMicros(copy, dependencies, waiterInPlace, options) - verdict.windowUs);
   // The host waits for a stream the function did not use before at the
   // return, once the device is done: nothing hides that.
   if (!state->openedStreams.contains(copy.stream))
@@ -434,24 +469,22 @@ void CopyCostModel::markMoved(const PlannedCopy &copy) {
 
 CopyCostVerdict CopyCostModel::decide(const PlannedCopy &copy) {
   CopyCostVerdict verdict = evaluate(copy);
-  if (verdict.worthMoving()) {
+  if (verdict.worthMoving())
     markMoved(copy);
-    return verdict;
-  }
+  else
+    markInPlace(copy);
+  return verdict;
+}
+
+void CopyCostModel::markInPlace(const PlannedCopy &copy) {
+  state->inPlace[copy.id] = true;
   BlockTimes &times = state->times(copy.block);
   int64_t position = times.positionOf(copy.original);
   times.declined.insert(position);
   int64_t &last = times.lastDeclined[copy.toHost ? 1 : 0];
   last = std::max(last, position);
   state->work += searchSteps(times.declined.size());
-  return verdict;
 }
-
-/// How many times the cost model weighs the copies: the second sweep weighs
-/// each copy still moved against the plan made with the first sweep's
-/// decisions (where copies left in place changed what the ones before them
-/// hold back). A constant: at most three plans, whatever the program.
-static constexpr unsigned kCostModelSweeps = 2;
 
 CopyPlan overlap::planCopyOverlapWithCosts(FunctionOpInterface function,
                                            const SlotAccessAnalysis &slots,
@@ -462,21 +495,38 @@ CopyPlan overlap::planCopyOverlapWithCosts(FunctionOpInterface function,
   CopyPlan plan = planCopyOverlap(function, slots, options);
   ++done.plans;
   done.planSteps += plan.steps;
-  for (unsigned sweep = 0; costs && sweep < kCostModelSweeps; ++sweep) {
-    CopyCostModel model(plan, *costs);
-    bool declinedAny = false;
+  bool declinedAny = false;
+  // A sweep after the first knows the copies left in place after each copy
+  // too: they change what it holds back and where the first op that waits
+  // for it stands. The sweeps stop when one leaves no copy in place, or no
+  // copy is left to weigh.
+  size_t stillMoved = plan.copies.size();
+  for (unsigned sweep = 0;
+       costs && stillMoved != 0 && sweep < kMaxCostModelSweeps; ++sweep) {
+    ++done.sweeps;
+    CopyCostModel model(plan, *costs, &options.leaveInPlace);
+    bool declinedInSweep = false;
     for (const PlannedCopy &copy : plan.copies) {
+      if (options.leaveInPlace.contains(copy.original)) {
+        model.markInPlace(copy);
+        continue;
+      }
       ++done.copiesWeighed;
       CopyCostVerdict verdict = model.decide(copy);
       if (verdict.worthMoving())
         continue;
       options.leaveInPlace.insert(copy.original);
       emitCopyDeclinedRemark(function, copy.original, verdict);
-      declinedAny = true;
+      declinedInSweep = true;
+      --stillMoved;
     }
     done.costModelSteps += model.getWork();
-    if (!declinedAny)
+    declinedAny |= declinedInSweep;
+    if (!declinedInSweep)
       break;
+  }
+  // The copies left in place are planned as ops of the function: once.
+  if (declinedAny) {
     plan = planCopyOverlap(function, slots, options);
     ++done.plans;
     done.planSteps += plan.steps;
@@ -484,6 +534,7 @@ CopyPlan overlap::planCopyOverlapWithCosts(FunctionOpInterface function,
   if (work) {
     work->plans += done.plans;
     work->planSteps += done.planSteps;
+    work->sweeps += done.sweeps;
     work->copiesWeighed += done.copiesWeighed;
     work->costModelSteps += done.costModelSteps;
   }

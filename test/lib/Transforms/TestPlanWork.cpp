@@ -4,7 +4,7 @@
 // --overlap-copies does (cost model included) without changing it, and says
 // in a remark how much work that took, in elementary steps:
 // `8000 ops: planned 2 times in 51234 steps; weighed 2000 copies in 40211
-// steps`. Lit tests check how the counts grow with the program, so that a
+// steps over 2 sweeps`. Lit tests check how the counts grow with the program, so that a
 // complexity regression fails a test without timing anything.
 //
 //===----------------------------------------------------------------------===//
@@ -54,7 +54,8 @@ struct TestPlanWorkPass
     function.emitRemark() << ops << " ops: planned " << work.plans
                           << " times in " << work.planSteps
                           << " steps; weighed " << work.copiesWeighed
-                          << " copies in " << work.costModelSteps << " steps";
+                          << " copies in " << work.costModelSteps
+                          << " steps over " << work.sweeps << " sweeps";
     markAllAnalysesPreserved();
   }
 };

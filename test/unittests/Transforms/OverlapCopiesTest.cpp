@@ -235,3 +235,57 @@ TEST_F(OverlapCopiesTest, TheCostModelWeighsEachPlannedCopy) {
   EXPECT_TRUE(
       overlap::evaluateCopyCost(plan, plan.copies[0], options).worthMoving());
 }
+
+TEST_F(OverlapCopiesTest, TheCostModelKnowsTheCopiesLeftInPlaceAfterACopy) {
+  ASSERT_TRUE(module);
+  func::FuncOp function = summarizeAndLookup("with_copies");
+  ASSERT_TRUE(function);
+  SlotAccessAnalysis slots(function);
+  overlap::CopyPlan plan =
+      overlap::planCopyOverlap(function, slots, {/*hoist=*/true, 1});
+  ASSERT_EQ(plan.copies.size(), 2u);
+
+  // With copy #1 known to stay in place (an earlier sweep left it there),
+  // copy #0 in place holds back no moved copy: moving it releases nothing,
+  // and saves only its round trip in place.
+  overlap::CopyCostOptions options;
+  llvm::SmallPtrSet<Operation *, 4> leftInPlace;
+  leftInPlace.insert(plan.copies[1].original);
+  overlap::CopyCostModel model(plan, options, &leftInPlace);
+  overlap::CopyCostVerdict first = model.evaluate(plan.copies[0]);
+  EXPECT_EQ(first.releasedUs, 0.0);
+  EXPECT_NEAR(first.savingUs, 2.55, 1e-9);
+  EXPECT_FALSE(first.worthMoving());
+}
+
+TEST_F(OverlapCopiesTest, AFunctionIsPlannedAtMostTwiceWhateverTheSweepsDecline) {
+  ASSERT_TRUE(module);
+  func::FuncOp function = summarizeAndLookup("with_copies");
+  ASSERT_TRUE(function);
+  SlotAccessAnalysis slots(function);
+  overlap::PlanOptions planOptions{/*hoist=*/true, 1};
+  overlap::CopyCostOptions options;
+  overlap::PlanWork work;
+  overlap::CopyPlan plan = overlap::planCopyOverlapWithCosts(
+      function, slots, planOptions, &options, &work);
+
+  // The first sweep leaves copy #0 in place (read at once, see above); the
+  // second weighs copy #1 again and keeps it moved (it runs beside the
+  // kernel). Then the function is planned once more, with copy #0 in place.
+  EXPECT_EQ(work.sweeps, 2u);
+  EXPECT_EQ(work.copiesWeighed, 3u);
+  EXPECT_EQ(work.plans, 2u);
+  EXPECT_EQ(planOptions.leaveInPlace.size(), 1u);
+  ASSERT_EQ(plan.copies.size(), 1u);
+  EXPECT_FALSE(planOptions.leaveInPlace.contains(plan.copies[0].original));
+
+  // Without a cost model: one plan, no sweep.
+  overlap::PlanOptions allMoved{/*hoist=*/true, 1};
+  overlap::PlanWork moved;
+  EXPECT_EQ(overlap::planCopyOverlapWithCosts(function, slots, allMoved,
+                                              nullptr, &moved)
+                .copies.size(),
+            2u);
+  EXPECT_EQ(moved.plans, 1u);
+  EXPECT_EQ(moved.sweeps, 0u);
+}

@@ -68,12 +68,17 @@ struct CopyCostVerdict {
 /// planning order (program order, block by block): each copy is weighed with
 /// the copies decided before it as decided (a copy left in place makes the
 /// host wait there, and later copies in its direction stay behind it) and
-/// the copies after it moved. Building the model costs O(n log n) in the ops
+/// the copies after it moved, but for those known to stay in place. Building the model costs O(n log n) in the ops
 /// of the blocks that hold copies; weighing a copy costs O(log n), whatever
 /// the shape of the program (docs/OverlapCopies.md).
 class CopyCostModel {
 public:
-  CopyCostModel(const CopyPlan &plan, const CopyCostOptions &options);
+  /// The copies of `plan` in `leftInPlace` are known to stay in place: they
+  /// count as ops of the function that make the host wait, also before the
+  /// sweep reaches them (mark each with `markInPlace` as it does).
+  CopyCostModel(const CopyPlan &plan, const CopyCostOptions &options,
+                const llvm::SmallPtrSetImpl<Operation *> *leftInPlace =
+                    nullptr);
   ~CopyCostModel();
   CopyCostModel(const CopyCostModel &) = delete;
   CopyCostModel &operator=(const CopyCostModel &) = delete;
@@ -86,6 +91,8 @@ public:
   CopyCostVerdict decide(const PlannedCopy &copy);
   /// Records that `copy` is moved, without weighing it.
   void markMoved(const PlannedCopy &copy);
+  /// Records that `copy` stays in place, without weighing it.
+  void markInPlace(const PlannedCopy &copy);
 
   /// The model's work so far, in elementary steps (ops summed, search and
   /// tree steps), for tests of how it grows with the program.
@@ -101,14 +108,23 @@ private:
 struct PlanWork {
   unsigned plans = 0;
   uint64_t planSteps = 0;
+  /// The cost model's sweeps over the plan (at most `kMaxCostModelSweeps`
+  /// per function), and its work over all of them.
+  unsigned sweeps = 0;
   unsigned copiesWeighed = 0;
   uint64_t costModelSteps = 0;
 };
 
+/// How many times at most the cost model weighs the copies of a function's
+/// plan: each sweep weighs the copies still moved, knowing every copy the
+/// sweeps before it left in place; it stops early when a sweep leaves none.
+inline constexpr unsigned kMaxCostModelSweeps = 4;
+
 /// Plans the copies of `function` as --overlap-copies does: then, with
-/// `costs`, leaves in place the copies whose move does not pay (adding them
-/// to `options.leaveInPlace`, with a remark each) and plans again. Adds the
-/// work it took to `work`, if given.
+/// `costs`, weighs the copies of that plan in sweeps, leaves in place those
+/// whose move does not pay (adding them to `options.leaveInPlace`, with a
+/// remark each) and, if it left any, plans once more. A function is planned
+/// at most twice. Adds the work it took to `work`, if given.
 CopyPlan planCopyOverlapWithCosts(FunctionOpInterface function,
                                   const SlotAccessAnalysis &slots,
                                   PlanOptions &options,
