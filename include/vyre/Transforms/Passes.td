@@ -67,7 +67,8 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     saving 2.1 us < overhead 3.4 us"); the later copies in its direction
     stay behind it. The copies are weighed in sweeps over one plan (at
     most four; each later one knows the copies the earlier ones left in
-    place), then planned once more with those copies in place.
+    place); then the plan is revised: the copies that must follow a copy
+    left in place move below it, and the waits are planned again.
     `cost-model=false` moves every copy it may. The defaults are those of
     `--vyre-simulate`.
 

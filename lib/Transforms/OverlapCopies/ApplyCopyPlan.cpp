@@ -34,7 +34,8 @@ public:
         appendDependencies(cast<CopyD2HAsyncOp>(foreign), tokens);
     }
     for (PlannedCopy &copy : plan.copies)
-      copy.original->erase();
+      if (!copy.leftInPlace)
+        copy.original->erase();
   }
 
 private:

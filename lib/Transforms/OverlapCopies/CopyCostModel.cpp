@@ -369,7 +369,8 @@ CopyCostModel::CopyCostModel(
     if (inserted)
       order.push_back(copy.block);
     state->sizes.push_back(copySizeAndMicros(copy, options, layouts));
-    if (leftInPlace && leftInPlace->contains(copy.original)) {
+    if (copy.leftInPlace ||
+        (leftInPlace && leftInPlace->contains(copy.original))) {
       state->inPlace[copy.id] = true;
       continue;
     }
@@ -492,10 +493,10 @@ CopyPlan overlap::planCopyOverlapWithCosts(FunctionOpInterface function,
                                            const CopyCostOptions *costs,
                                            PlanWork *work) {
   PlanWork done;
-  CopyPlan plan = planCopyOverlap(function, slots, options);
+  std::optional<CopyPlanner> planner(std::in_place, function, slots, options);
   ++done.plans;
-  done.planSteps += plan.steps;
-  bool declinedAny = false;
+  const CopyPlan &plan = planner->getPlan();
+  SmallVector<unsigned> declined;
   // A sweep after the first knows the copies left in place after each copy
   // too: they change what it holds back and where the first op that waits
   // for it stands. The sweeps stop when one leaves no copy in place, or no
@@ -516,29 +517,40 @@ CopyPlan overlap::planCopyOverlapWithCosts(FunctionOpInterface function,
       if (verdict.worthMoving())
         continue;
       options.leaveInPlace.insert(copy.original);
+      declined.push_back(copy.id);
       emitCopyDeclinedRemark(function, copy.original, verdict);
       declinedInSweep = true;
       --stillMoved;
     }
     done.costModelSteps += model.getWork();
-    declinedAny |= declinedInSweep;
     if (!declinedInSweep)
       break;
   }
-  // The copies left in place are planned as ops of the function: once.
-  if (declinedAny) {
-    plan = planCopyOverlap(function, slots, options);
-    ++done.plans;
-    done.planSteps += plan.steps;
+  // The copies left in place are patched into the plan: the copies that
+  // must follow them move below them, and the waits are planned again.
+  // Where the plan cannot be patched, it is made again, once.
+  if (!declined.empty()) {
+    llvm::sort(declined);
+    if (succeeded(planner->leaveCopiesInPlace(declined))) {
+      ++done.revisions;
+    } else {
+      done.planSteps += planner->getSteps();
+      // At most one plan is held at a time.
+      planner.reset();
+      planner.emplace(function, slots, options);
+      ++done.plans;
+    }
   }
+  done.planSteps += planner->getSteps();
   if (work) {
     work->plans += done.plans;
+    work->revisions += done.revisions;
     work->planSteps += done.planSteps;
     work->sweeps += done.sweeps;
     work->copiesWeighed += done.copiesWeighed;
     work->costModelSteps += done.costModelSteps;
   }
-  return plan;
+  return planner->takePlan();
 }
 
 CopyCostVerdict overlap::evaluateCopyCost(const CopyPlan &plan,

@@ -104,20 +104,5 @@ const FunctionHostWrites &PlanContext::getFunctionHostWrites() {
 CopyPlan overlap::planCopyOverlap(FunctionOpInterface function,
                                   const SlotAccessAnalysis &slots,
                                   const PlanOptions &options) {
-  CopyPlan plan;
-  plan.function = function;
-  // A few insertions per copy at most: room for them up front, so that the
-  // list is not moved as it grows (it is large: a copy's record, the copy,
-  // and the waits and syncs after it).
-  size_t copyOps = 0;
-  function->walk([&](Operation *op) {
-    if (isa<CopyH2DOp, CopyD2HOp>(op))
-      ++copyOps;
-  });
-  plan.insertions.reserve(3 * copyOps);
-  PlanContext context(plan, slots);
-  planPlacement(context, options);
-  planOrdering(context);
-  plan.steps = context.steps + context.footprints.getSteps();
-  return plan;
+  return CopyPlanner(function, slots, options).takePlan();
 }

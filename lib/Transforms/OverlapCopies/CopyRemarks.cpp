@@ -107,7 +107,8 @@ void overlap::emitPlanRemarks(const CopyPlan &plan) {
                 ? "copy stays in place: its source is not a known slot"
                 : "copy stays in place: its destination is not a known slot");
   for (const PlannedCopy &copy : plan.copies)
-    emitCopyRemarks(plan, copy);
+    if (!copy.leftInPlace)
+      emitCopyRemarks(plan, copy);
 }
 
 void overlap::emitHandWrittenAsyncRemark(FunctionOpInterface function) {

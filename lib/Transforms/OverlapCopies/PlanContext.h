@@ -41,6 +41,10 @@ public:
   /// Elementary steps of planning (ops visited, entries looked at), for
   /// tests of how the work grows with the program.
   uint64_t steps = 0;
+  /// Whether the function has async copies written by hand (placement finds
+  /// them): their tokens take part in stream order, which revising a plan
+  /// does not follow.
+  bool hasInputAsyncCopies = false;
 
   /// The planned copies placed after each op of a block (null: at its
   /// start), in order.

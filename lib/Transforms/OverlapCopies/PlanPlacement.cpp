@@ -28,6 +28,7 @@ void PlacementPlanner::planBlock(Block &block) {
   for (Operation &op : block) {
     ++context.steps;
     Stamp stamp{{&op, 0}, &op, std::nullopt};
+    context.hasInputAsyncCopies |= isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(op);
     // Device code holds no copies to place, and gets no host ops.
     if (!hasDeviceCodeRegions(&op))
       for (Region &region : op.getRegions())

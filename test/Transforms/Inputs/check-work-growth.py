@@ -28,7 +28,9 @@ SHAPES = ["weights", "copies-first", "one-buffer", "many-functions",
           "deep-nesting", "host-slices"]
 MAX_SWEEPS = 4
 MAX_PLANS = 2
-REMARK = re.compile(r"(\d+) ops: planned (\d+) times in (\d+) steps; "
+MAX_REVISIONS = 1
+REMARK = re.compile(r"(\d+) ops: planned (\d+) times, revised (\d+) times, "
+                    r"in (\d+) steps; "
                     r"weighed (\d+) copies in (\d+) steps over (\d+) sweeps")
 
 
@@ -44,13 +46,16 @@ def measure(generate, vyre_opt, shape, ops):
                              capture_output=True, text=True, check=True)
     total = [0, 0, 0]
     for match in REMARK.finditer(run.stderr):
-        plans, sweeps = int(match.group(2)), int(match.group(6))
-        if plans > MAX_PLANS or sweeps > MAX_SWEEPS:
-            sys.exit(f"{shape}: a function planned {plans} times, weighed in "
-                     f"{sweeps} sweeps (at most {MAX_PLANS} and {MAX_SWEEPS})")
+        plans, revisions = int(match.group(2)), int(match.group(3))
+        sweeps = int(match.group(7))
+        if (plans > MAX_PLANS or revisions > MAX_REVISIONS or
+                sweeps > MAX_SWEEPS):
+            sys.exit(f"{shape}: a function planned {plans} times, revised "
+                     f"{revisions} times, weighed in {sweeps} sweeps (at "
+                     f"most {MAX_PLANS}, {MAX_REVISIONS} and {MAX_SWEEPS})")
         total[0] += int(match.group(1))
-        total[1] += int(match.group(3))
-        total[2] += int(match.group(5)) / max(sweeps, 1)
+        total[1] += int(match.group(4))
+        total[2] += int(match.group(6)) / max(sweeps, 1)
     if total[0] == 0:
         sys.exit(f"{shape}: no remark from --test-vyre-plan-work")
     return total

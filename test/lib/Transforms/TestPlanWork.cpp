@@ -3,8 +3,8 @@
 // --test-vyre-plan-work: plans the copies of each function as
 // --overlap-copies does (cost model included) without changing it, and says
 // in a remark how much work that took, in elementary steps:
-// `8000 ops: planned 2 times in 51234 steps; weighed 2000 copies in 40211
-// steps over 2 sweeps`. Lit tests check how the counts grow with the program, so that a
+// `8000 ops: planned 1 times, revised 1 times, in 51234 steps; weighed 2000
+// copies in 40211 steps over 2 sweeps`. Lit tests check how the counts grow with the program, so that a
 // complexity regression fails a test without timing anything.
 //
 //===----------------------------------------------------------------------===//
@@ -52,7 +52,8 @@ struct TestPlanWorkPass
     (void)overlap::planCopyOverlapWithCosts(
         function, slots, options, costModel ? &costs : nullptr, &work);
     function.emitRemark() << ops << " ops: planned " << work.plans
-                          << " times in " << work.planSteps
+                          << " times, revised " << work.revisions
+                          << " times, in " << work.planSteps
                           << " steps; weighed " << work.copiesWeighed
                           << " copies in " << work.costModelSteps
                           << " steps over " << work.sweeps << " sweeps";

@@ -38,6 +38,16 @@ constexpr const char *kProgram = R"mlir(
     vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
     return
   }
+  func.func @copy_after_copy(%h: memref<16xf32>, %g: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<16xf32>
+    %b = vyre.alloc : memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+    vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+    vyre.copy_h2d %g to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    return
+  }
   func.func @without_copies(%h: memref<16xf32>) {
     %c1 = arith.constant 1 : index
     %a = vyre.alloc : memref<16xf32>
@@ -258,7 +268,53 @@ TEST_F(OverlapCopiesTest, TheCostModelKnowsTheCopiesLeftInPlaceAfterACopy) {
   EXPECT_FALSE(first.worthMoving());
 }
 
-TEST_F(OverlapCopiesTest, AFunctionIsPlannedAtMostTwiceWhateverTheSweepsDecline) {
+TEST_F(OverlapCopiesTest, ACopyLeftInPlaceHoldsTheCopiesThatDependedOnIt) {
+  ASSERT_TRUE(module);
+  func::FuncOp function = summarizeAndLookup("copy_after_copy");
+  ASSERT_TRUE(function);
+  SlotAccessAnalysis slots(function);
+  overlap::CopyPlanner planner(function, slots, {/*hoist=*/true, 1});
+  const overlap::CopyPlan &plan = planner.getPlan();
+  ASSERT_EQ(plan.copies.size(), 2u);
+  const overlap::PlannedCopy &first = plan.copies[0];
+  const overlap::PlannedCopy &second = plan.copies[1];
+  // Both copies go above the first kernel; the second, into the same
+  // buffer, follows the first on its stream and depends on it.
+  EXPECT_TRUE(isa<AllocOp>(first.at.anchor));
+  EXPECT_EQ(second.at.anchor, first.at.anchor);
+  ASSERT_EQ(second.dependencies.size(), 1u);
+  EXPECT_EQ(second.dependencies[0].kind,
+            overlap::PlannedDependency::Kind::Copy);
+
+  // Left in place, the first copy holds the second below it: the second
+  // starts once the host has passed the first (which it waits for), so it
+  // needs no token of it.
+  ASSERT_TRUE(succeeded(planner.leaveCopiesInPlace({0})));
+  EXPECT_TRUE(first.leftInPlace);
+  EXPECT_FALSE(second.leftInPlace);
+  EXPECT_EQ(second.at.anchor, first.original);
+  EXPECT_TRUE(second.dependencies.empty());
+  EXPECT_EQ(second.hoistLimit.op, first.original);
+  EXPECT_EQ(second.hoistReason.str(), "write-after-write");
+  // Its waits are planned again: the second kernel waits for it.
+  EXPECT_TRUE(isa_and_nonnull<DispatchOp>(second.firstWaiter.op));
+
+  // Applied: the first copy stays as written, the second is asynchronous
+  // after it.
+  overlap::CopyPlan revised = planner.takePlan();
+  overlap::applyCopyPlan(revised);
+  SmallVector<Operation *> copies;
+  function.walk([&](Operation *op) {
+    if (isa<CopyH2DOp, CopyH2DAsyncOp>(op))
+      copies.push_back(op);
+  });
+  ASSERT_EQ(copies.size(), 2u);
+  EXPECT_TRUE(isa<CopyH2DOp>(copies[0]));
+  EXPECT_TRUE(isa<CopyH2DAsyncOp>(copies[1]));
+  EXPECT_EQ(copies[0]->getNextNode(), copies[1]);
+}
+
+TEST_F(OverlapCopiesTest, AFunctionIsPlannedOnceAndRevisedOnceWhateverTheSweepsDecline) {
   ASSERT_TRUE(module);
   func::FuncOp function = summarizeAndLookup("with_copies");
   ASSERT_TRUE(function);
@@ -271,13 +327,16 @@ TEST_F(OverlapCopiesTest, AFunctionIsPlannedAtMostTwiceWhateverTheSweepsDecline)
 
   // The first sweep leaves copy #0 in place (read at once, see above); the
   // second weighs copy #1 again and keeps it moved (it runs beside the
-  // kernel). Then the function is planned once more, with copy #0 in place.
+  // kernel). Then the plan is revised once, with copy #0 in place.
   EXPECT_EQ(work.sweeps, 2u);
   EXPECT_EQ(work.copiesWeighed, 3u);
-  EXPECT_EQ(work.plans, 2u);
+  EXPECT_EQ(work.plans, 1u);
+  EXPECT_EQ(work.revisions, 1u);
   EXPECT_EQ(planOptions.leaveInPlace.size(), 1u);
-  ASSERT_EQ(plan.copies.size(), 1u);
-  EXPECT_FALSE(planOptions.leaveInPlace.contains(plan.copies[0].original));
+  ASSERT_EQ(plan.copies.size(), 2u);
+  EXPECT_TRUE(plan.copies[0].leftInPlace);
+  EXPECT_TRUE(planOptions.leaveInPlace.contains(plan.copies[0].original));
+  EXPECT_FALSE(plan.copies[1].leftInPlace);
 
   // Without a cost model: one plan, no sweep.
   overlap::PlanOptions allMoved{/*hoist=*/true, 1};
@@ -287,5 +346,6 @@ TEST_F(OverlapCopiesTest, AFunctionIsPlannedAtMostTwiceWhateverTheSweepsDecline)
                 .copies.size(),
             2u);
   EXPECT_EQ(moved.plans, 1u);
+  EXPECT_EQ(moved.revisions, 0u);
   EXPECT_EQ(moved.sweeps, 0u);
 }

@@ -106,7 +106,10 @@ private:
 /// How much work planning a function took, in elementary steps: how it
 /// grows with the program is tested, never its time.
 struct PlanWork {
+  /// Plans made from the start, and plans revised (copies the cost model
+  /// left in place patched into the placement, and the waits planned again).
   unsigned plans = 0;
+  unsigned revisions = 0;
   uint64_t planSteps = 0;
   /// The cost model's sweeps over the plan (at most `kMaxCostModelSweeps`
   /// per function), and its work over all of them.
@@ -123,8 +126,10 @@ inline constexpr unsigned kMaxCostModelSweeps = 4;
 /// Plans the copies of `function` as --overlap-copies does: then, with
 /// `costs`, weighs the copies of that plan in sweeps, leaves in place those
 /// whose move does not pay (adding them to `options.leaveInPlace`, with a
-/// remark each) and, if it left any, plans once more. A function is planned
-/// at most twice. Adds the work it took to `work`, if given.
+/// remark each) and, if it left any, revises the plan once
+/// (`CopyPlanner::leaveCopiesInPlace`): the copies are placed once, their
+/// waits planned at most twice. Where the plan cannot be revised it is made
+/// again, once. Adds the work it took to `work`, if given.
 CopyPlan planCopyOverlapWithCosts(FunctionOpInterface function,
                                   const SlotAccessAnalysis &slots,
                                   PlanOptions &options,

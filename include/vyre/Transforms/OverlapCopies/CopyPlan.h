@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -143,6 +144,11 @@ struct PlannedCopy {
   OrderReason waitReason = OrderReason::of(OrderReason::Kind::EndOfBlock);
   unsigned kernelsOverlapped = 0;
 
+  /// Whether the cost model left the copy where it is, synchronous, after
+  /// planning: nothing is built for it, the input copy stays, and later ops
+  /// are ordered after it as after any op (`leaveCopiesInPlace`).
+  bool leftInPlace = false;
+
   bool isOpen() const { return !deviceCovered && !subsumed; }
   /// What the copy does on the device, for the verdict API: it reads its
   /// source's slots and writes its destination's.
@@ -219,6 +225,35 @@ struct PlanOptions {
 CopyPlan planCopyOverlap(FunctionOpInterface function,
                          const SlotAccessAnalysis &slots,
                          const PlanOptions &options);
+
+/// Plans the copies of a function, and revises that plan without placing
+/// every copy again. The IR is not changed.
+class CopyPlanner {
+public:
+  CopyPlanner(FunctionOpInterface function, const SlotAccessAnalysis &slots,
+              const PlanOptions &options);
+  ~CopyPlanner();
+
+  const CopyPlan &getPlan() const;
+  /// Leaves the planned copies `copies` (ids) where they are, synchronous,
+  /// as `PlanOptions::leaveInPlace` would have: the copies that depended on
+  /// one of them, or that follow it in program order in its direction and
+  /// block (a copy engine runs its copies in order), move below it, and
+  /// depend on the copy before it on its side stream instead; the waits are
+  /// planned again. Fails, changing nothing, where the function has async
+  /// copies written by hand (their tokens take part in stream order), or
+  /// where a copy depends on a later copy or one in another block (planning
+  /// makes neither).
+  LogicalResult leaveCopiesInPlace(ArrayRef<unsigned> copies);
+  /// The plan, once it is no longer revised.
+  CopyPlan takePlan();
+  /// Elementary steps of planning so far, as `CopyPlan::steps`.
+  uint64_t getSteps() const;
+
+private:
+  struct State;
+  std::unique_ptr<State> state;
+};
 
 /// Builds `plan`: inserts the async copies, records, waits and syncs, and
 /// erases the original copies.
