@@ -231,3 +231,50 @@ func.func @stream_order_behind_a_copy_in_place(%d: memref<16xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// Tests that copies on one side stream keep their program order when one of
+// them moves below a copy left in place. The copy back into %h1 stays in
+// place (nothing runs beside it); the copy into %s, which must not overwrite
+// %s before it is read back, moves below it, and so does the copy into %d2
+// behind it on side stream 1: the copy back into %h depends on the copy into
+// %d2 only, and stream order covers the copy into %s.
+// CHECK-LABEL: func.func @stream_order_below_a_copy_in_place
+// CHECK:         vyre.copy_d2h %{{.*}} to %{{.*}} :
+// CHECK-NEXT:    vyre.copy_h2d_async %{{.*}} to %[[S:.*]] on stream 1
+// CHECK-NEXT:    vyre.copy_h2d_async %{{.*}} to %{{.*}} on stream 1
+// CHECK:         vyre.wait
+// REMARK: Function=stream_order_below_a_copy_in_place | Remark="copy of 4 KiB: saving 4.6 us < overhead
+gpu.module @k {
+  func.func private @use(%a: memref<1024xf32>) attributes {gpu.kernel}
+  func.func private @write(%a: memref<1024xf32>) attributes {gpu.kernel}
+}
+func.func @stream_order_below_a_copy_in_place() {
+  %c1 = arith.constant 1 : index
+  %h = memref.alloc() : memref<1024xf32>
+  %hu = memref.cast %h : memref<1024xf32> to memref<*xf32>
+  gpu.host_register %hu : memref<*xf32>
+  %h1 = memref.alloc() : memref<1024xf32>
+  %h1u = memref.cast %h1 : memref<1024xf32> to memref<*xf32>
+  gpu.host_register %h1u : memref<*xf32>
+  %s = vyre.alloc : memref<1024xf32>
+  %d2 = vyre.alloc : memref<1024xf32>
+  %d3 = vyre.alloc : memref<1024xf32>
+  %d4 = vyre.alloc : memref<1024xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d3 : memref<1024xf32>) access [write] {vyre.cost_us = 1.0}
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%s : memref<1024xf32>) access [write] {vyre.cost_us = 1.0}
+  vyre.copy_d2h %s to %h1 : memref<1024xf32> to memref<1024xf32>
+  vyre.copy_h2d %h to %s : memref<1024xf32> to memref<1024xf32>
+  vyre.copy_h2d %h to %d2 : memref<1024xf32> to memref<1024xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d4 : memref<1024xf32>) access [write] {vyre.cost_us = 200.0}
+  vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%s : memref<1024xf32>) access [read] {vyre.cost_us = 1.0}
+  vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d2 : memref<1024xf32>) access [read] {vyre.cost_us = 1.0}
+  vyre.copy_d2h %d3 to %h : memref<1024xf32> to memref<1024xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d4 : memref<1024xf32>) access [write] {vyre.cost_us = 200.0}
+  vyre.dealloc %s : memref<1024xf32>
+  vyre.dealloc %d2 : memref<1024xf32>
+  vyre.dealloc %d3 : memref<1024xf32>
+  vyre.dealloc %d4 : memref<1024xf32>
+  return
+}

@@ -114,8 +114,9 @@ LogicalResult CopyPlanner::leaveCopiesInPlace(ArrayRef<unsigned> copies) {
 
 /// In each block with a copy left in place, in program order: a copy that
 /// depended on it, or on a copy moved below one, or that follows it in its
-/// direction (the copy engine runs them in order), is placed no earlier than
-/// just after it. This is where planning with the copy left in place would
+/// direction (the copy engine runs them in order), or that follows a copy
+/// moved below one on its side stream (stream order), is placed no earlier
+/// than just after it. This is where planning with the copy left in place would
 /// have put it. Its dependency on the copy left in place goes (the host
 /// waits for that copy where it stands, and so for the main stream's work
 /// before it), replaced by what the copy's token also stood for: the copy
@@ -195,6 +196,15 @@ void CopyPlanner::State::moveBelowCopiesLeftInPlace(
     if (isPlaceBefore(floor, lastInDirection)) {
       floor = lastInDirection;
       limit = {lastInDirection, std::nullopt};
+      reason = OrderReason::of(OrderReason::Kind::StreamOrder);
+    }
+    // Copies on one side stream keep their program order: the copy stays
+    // behind the one before it on its stream, if that one moved down.
+    auto before = lastOnStream.find({copy.block, copy.stream});
+    if (before != lastOnStream.end() &&
+        isPlaceBefore(floor, movedBelow[before->second])) {
+      floor = movedBelow[before->second];
+      limit = {nullptr, before->second};
       reason = OrderReason::of(OrderReason::Kind::StreamOrder);
     }
     copy.dependencies = std::move(dependencies);
