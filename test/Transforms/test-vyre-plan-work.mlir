@@ -1,5 +1,6 @@
 // RUN: vyre-opt %s --vyre-kernel-access --test-vyre-plan-work -o /dev/null 2>&1 | FileCheck %s
 // RUN: vyre-opt %s --vyre-kernel-access --test-vyre-plan-work=cost-model=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-COST
+// RUN: vyre-opt %s --vyre-kernel-access --test-vyre-plan-work=side-streams=2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=STREAMS
 
 // --test-vyre-plan-work counts the steps of planning, and says how many
 // copies the cost model weighed. A function is planned once; where the cost
@@ -73,3 +74,8 @@ module attributes {gpu.container_module} {
 }
 
 // NO-COST: 8 ops: planned 1 times, revised 0 times, in {{[0-9]+}} steps; weighed 0 copies in 0 steps over 0 sweeps
+
+// With several side streams into the device, a plan with copies left in
+// place is made again rather than revised, so that the streams are dealt out
+// anew.
+// STREAMS: 8 ops: planned 2 times, revised 0 times, in {{[0-9]+}} steps; weighed 3 copies in {{[0-9]+}} steps over 2 sweeps

@@ -68,7 +68,8 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     stay behind it. The copies are weighed in sweeps over one plan (at
     most four; each later one knows the copies the earlier ones left in
     place); then the plan is revised: the copies that must follow a copy
-    left in place move below it, and the waits are planned again.
+    left in place move below it, and the waits are planned again (with
+    side-streams above 1, the function is planned again instead).
     `cost-model=false` moves every copy it may. The defaults are those of
     `--vyre-simulate`.
 

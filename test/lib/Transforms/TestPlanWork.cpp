@@ -39,6 +39,11 @@ struct TestPlanWorkPass
                                         "--overlap-copies does by default)"),
                          llvm::cl::init(true)};
 
+  Option<unsigned> sideStreams{
+      *this, "side-streams",
+      llvm::cl::desc("Side streams into the device (as --overlap-copies')"),
+      llvm::cl::init(1)};
+
   void runOnOperation() override {
     func::FuncOp function = getOperation();
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
@@ -47,6 +52,7 @@ struct TestPlanWorkPass
     // The defaults of --overlap-copies.
     overlap::PlanOptions options;
     options.asyncD2H = true;
+    options.sideStreams = sideStreams;
     overlap::CopyCostOptions costs;
     overlap::PlanWork work;
     (void)overlap::planCopyOverlapWithCosts(

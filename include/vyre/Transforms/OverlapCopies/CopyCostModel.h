@@ -128,8 +128,9 @@ inline constexpr unsigned kMaxCostModelSweeps = 4;
 /// whose move does not pay (adding them to `options.leaveInPlace`, with a
 /// remark each) and, if it left any, revises the plan once
 /// (`CopyPlanner::leaveCopiesInPlace`): the copies are placed once, their
-/// waits planned at most twice. Where the plan cannot be revised it is made
-/// again, once. Adds the work it took to `work`, if given.
+/// waits planned at most twice. Where the plan cannot be revised, or with
+/// several side streams into the device (`options.sideStreams` above 1,
+/// whose copies planning again deals out anew), it is made again, once. Adds the work it took to `work`, if given.
 CopyPlan planCopyOverlapWithCosts(FunctionOpInterface function,
                                   const SlotAccessAnalysis &slots,
                                   PlanOptions &options,
