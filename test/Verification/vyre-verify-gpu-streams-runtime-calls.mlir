@@ -122,3 +122,45 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that a loop that holds runtime calls alone, with no gpu op and no
+// token in it, is unfolded as well: its second iteration records an event
+// its first destroyed, and destroys it again. The loop of the second function destroys its events
+// once each and is clean.
+module attributes {gpu.container_module} {
+  llvm.func @mgpuEventCreate() -> !llvm.ptr
+  llvm.func @mgpuEventRecord(!llvm.ptr, !llvm.ptr)
+  llvm.func @mgpuEventDestroy(!llvm.ptr)
+  func.func @calls_only() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %s = gpu.wait async
+    %sp = builtin.unrealized_conversion_cast %s : !gpu.async.token to !llvm.ptr
+    %e = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+    scf.for %i = %c0 to %c2 step %c1 {
+      // expected-error @+1 {{uses an event that is already destroyed}}
+      llvm.call @mgpuEventRecord(%e, %sp) : (!llvm.ptr, !llvm.ptr) -> ()
+      // expected-error @+2 {{uses an event that is already destroyed}}
+      // expected-note @+1 {{the event is destroyed here}}
+      llvm.call @mgpuEventDestroy(%e) : (!llvm.ptr) -> ()
+    }
+    gpu.wait [%s]
+    return
+  }
+  func.func @calls_only_clean(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %sp = builtin.unrealized_conversion_cast %s : !gpu.async.token to !llvm.ptr
+    scf.for %i = %c0 to %n step %c1 {
+      %e = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+      llvm.call @mgpuEventRecord(%e, %sp) : (!llvm.ptr, !llvm.ptr) -> ()
+      llvm.call @mgpuEventDestroy(%e) : (!llvm.ptr) -> ()
+    }
+    gpu.wait [%s]
+    return
+  }
+}

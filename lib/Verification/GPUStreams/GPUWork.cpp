@@ -3,13 +3,31 @@
 #include "GPUWork.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
 
+bool mlir::vyre::gpu_streams::isModelledRuntimeCall(Operation *op) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  if (!call || !call.getCallee())
+    return false;
+  static constexpr StringLiteral followed[] = {
+      "mgpuEventCreate",      "mgpuEventRecord",  "mgpuStreamWaitEvent",
+      "mgpuEventSynchronize", "mgpuEventDestroy", "mgpuStreamSynchronize",
+      "mgpuStreamDestroy"};
+  return llvm::is_contained(followed, *call.getCallee());
+}
+
 bool mlir::vyre::gpu_streams::holdsGPUWork(Operation *op) {
   auto isToken = [](Type type) { return isa<gpu::AsyncTokenType>(type); };
-  WalkResult result = op->walk([&](Operation *nested) {
+  // A loop of runtime calls alone (events destroyed in a loop, say) is
+  // followed as well: taken for a host op, its calls would go unseen. In
+  // pre-order, the walk stops at the first gpu op at the outermost level
+  // rather than after descending the deepest nest first; the interpreter
+  // asks this of every region op it meets, at every level of a nest.
+  WalkResult result = op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
     if (isa_and_nonnull<gpu::GPUDialect>(nested->getDialect()) ||
+        isModelledRuntimeCall(nested) ||
         llvm::any_of(nested->getOperandTypes(), isToken) ||
         llvm::any_of(nested->getResultTypes(), isToken))
       return WalkResult::interrupt();

@@ -14,7 +14,12 @@
 
 namespace mlir::vyre::gpu_streams {
 
-/// Whether `op` contains gpu work the trace must unfold: a gpu op or a token.
+/// Whether `op` is an `llvm.call` of one of the runtime's stream and event
+/// functions that the trace follows (RuntimeCalls.cpp lists them).
+bool isModelledRuntimeCall(Operation *op);
+
+/// Whether `op` contains gpu work the trace must unfold: a gpu op, a token
+/// or a runtime call the trace follows.
 bool holdsGPUWork(Operation *op);
 
 /// Whether the region op `op` must be unfolded into the trace: it holds gpu

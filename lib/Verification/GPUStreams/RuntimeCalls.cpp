@@ -25,21 +25,12 @@
 using namespace mlir;
 using namespace mlir::vyre::gpu_streams;
 
-/// The runtime functions the model follows.
-static bool isModelledCallee(StringRef callee) {
-  return callee == "mgpuEventCreate" || callee == "mgpuEventRecord" ||
-         callee == "mgpuStreamWaitEvent" || callee == "mgpuEventSynchronize" ||
-         callee == "mgpuEventDestroy" || callee == "mgpuStreamSynchronize" ||
-         callee == "mgpuStreamDestroy";
-}
-
 bool TraceInterpreter::isModelledRuntimeOp(Operation *op) {
   if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
     return cast->getNumOperands() == 1 && cast->getNumResults() == 1 &&
            isa<gpu::AsyncTokenType>(cast->getOperand(0).getType()) &&
            isa<LLVM::LLVMPointerType>(cast->getResult(0).getType());
-  auto call = dyn_cast<LLVM::CallOp>(op);
-  return call && call.getCallee() && isModelledCallee(*call.getCallee());
+  return isModelledRuntimeCall(op);
 }
 
 FailureOr<unsigned> TraceInterpreter::streamOfPointer(Operation *user,
