@@ -1,7 +1,7 @@
 // RUN: vyre-opt %s --vyre-kernel-access --vyre-function-effects --vyre-pipeline-loops --overlap-copies --vyre-verify-schedule | FileCheck %s --check-prefix=SCHEDULE
 // RUN: vyre-opt %s --vyre-to-gpu-pipeline | FileCheck %s
 // RUN: vyre-opt %s --vyre-to-gpu-pipeline | FileCheck %s --check-prefix=CHAINED
-// RUN: not vyre-opt %s --vyre-to-gpu-pipeline=verify=true 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: vyre-opt %s --vyre-to-gpu-pipeline=verify=true 2>&1 | FileCheck %s --check-prefix=GPU
 
 // Tests the referees on a nest of 20 loops, each level with a copy and a
 // launch, through the default passes: --vyre-pipeline-loops pipelines the
@@ -10,9 +10,9 @@
 // iterations of each loop and one of each loop nested in a second
 // iteration, where two of every loop would be 2^20 bodies. At the gpu
 // level, where the lowering chains every loop with an event it makes anew
-// in each iteration, the referee still runs two iterations of every loop
-// (docs/Verification.md says why), and stops at its bound with a clear
-// error, in a fraction of a second.
+// in each iteration, the referee runs two iterations of a loop's first run
+// and one of each later run that repeats it (docs/Verification.md says why
+// that is sound), and checks the whole nest in a fraction of a second.
 
 // SCHEDULE: vyre.copy_h2d_async
 
@@ -20,7 +20,8 @@
 // Every loop is chained:
 // CHAINED-NOT: step %c1 {
 
-// GPU: error: 'scf.for' op unfolds to more than max-trace-nodes=50000 nodes of --vyre-verify-gpu-streams
+// GPU-NOT: error
+// GPU: gpu.launch_func async
 
 module attributes {gpu.container_module} {
   gpu.module @k {

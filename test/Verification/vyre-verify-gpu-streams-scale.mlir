@@ -1,7 +1,8 @@
-// RUN: vyre-opt %s --split-input-file --verify-diagnostics --vyre-verify-gpu-streams=max-trace-nodes=30
+// RUN: vyre-opt %s --split-input-file --verify-diagnostics --vyre-verify-gpu-streams="max-trace-nodes=30 repeats-once=false"
 
-// Tests the bound on a trace's length: each loop body runs twice in a trace,
-// so a nest of four loops around a launch holds 16 launches. The error names
+// Tests the bound on a trace's length: with repeats-once=false each loop
+// body runs twice in a trace, so a nest of four loops around a launch holds
+// 16 launches. The error names
 // the outermost loop by its location (it does not print the nest) and the
 // option; a nest of two loops is checked.
 module attributes {gpu.container_module} {
@@ -27,7 +28,7 @@ module attributes {gpu.container_module} {
   func.func @deep(%a: memref<16xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{'scf.for' op unfolds to more than max-trace-nodes=30 nodes of --vyre-verify-gpu-streams (a loop body runs twice in a trace, so each level of nesting doubles it)}}
+    // expected-error @+1 {{'scf.for' op unfolds to more than max-trace-nodes=30 nodes of --vyre-verify-gpu-streams (a loop body runs twice in a trace, so each level of nesting doubles it where repeats-once does not shorten the loop's later runs)}}
     scf.for %i = %c0 to %n step %c1 {
       scf.for %j = %c0 to %n step %c1 {
         scf.for %k = %c0 to %n step %c1 {

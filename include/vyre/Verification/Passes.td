@@ -69,7 +69,9 @@ def VerifyGPUStreamsPass : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
       each token.
 
     The function is unfolded into a trace (each `scf.for` body twice, or not
-    at all when its trip count is unknown; each `scf.while` likewise; each
+    at all when its trip count is unknown, and once in a run that repeats
+    an earlier run of the trace, see `repeats-once`; each `scf.while`
+    likewise; each
     combination of `scf.if` branches and `scf.index_switch` cases, up to
     `max-traces` traces; tokens and memrefs followed through iter_args, yields
     and results), and happens-before is built over it from host
@@ -111,7 +113,14 @@ def VerifyGPUStreamsPass : Pass<"vyre-verify-gpu-streams", "::mlir::ModuleOp"> {
            "The most nodes (executed ops, events and stream creations) one "
            "trace may hold; more is an error on the outermost region op "
            "being unfolded (the check's time and memory grow as the square "
-           "of a trace's length)">
+           "of a trace's length)">,
+    Option<"repeatsOnce", "repeats-once", "bool", /*default=*/"true",
+           "A run of an scf.for that repeats an earlier run in full of the "
+           "same trace (the same streams, events and buffers from outside, "
+           "no token or memref carried, no branch inside) runs one "
+           "iteration, where the nodes of its ops in the earlier run's two "
+           "iterations are ordered; false runs every loop twice (a nest of "
+           "d loops then holds 2^d bodies)">
   ];
 }
 

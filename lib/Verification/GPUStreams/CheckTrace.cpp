@@ -33,10 +33,11 @@ enum class RootKind { Argument, Fresh, Unknown };
 class TraceChecker {
 public:
   TraceChecker(FunctionOpInterface function, const Trace &trace,
-               unsigned returnNode, Reporter &reporter)
+               const HappensBefore &before, unsigned returnNode,
+               Reporter &reporter)
       : function(function), nodes(trace.getNodes()), trace(trace),
         returnNode(returnNode), returnOp(nodes[returnNode].op),
-        reporter(reporter) {}
+        reporter(reporter), before(before) {}
 
   void check();
 
@@ -68,7 +69,7 @@ private:
   Operation *returnOp;
   Reporter &reporter;
 
-  std::optional<HappensBefore> before;
+  const HappensBefore &before;
   using BufferKey = std::pair<void *, unsigned>;
   static BufferKey keyOf(const Buffer &buffer) {
     return {buffer.root.getAsOpaquePointer(), buffer.instance};
@@ -211,7 +212,7 @@ void TraceChecker::checkUseBeforeAlloc(unsigned later) {
     if (it == allocations.end())
       continue;
     for (unsigned allocation : it->second)
-      if (allocation == later || !(*before)(allocation, later))
+      if (allocation == later || !before(allocation, later))
         reporter.report(ProblemKind::UseBeforeAlloc, second.op,
                         nodes[allocation].op, 0,
                         "uses a buffer from 'gpu.alloc async' but is not "
@@ -259,7 +260,7 @@ void TraceChecker::checkReturn() {
   for (unsigned index = 0; index < nodes.size(); ++index)
     if (nodes[index].onDevice &&
         !isa<gpu::WaitOp, LLVM::CallOp>(nodes[index].op) &&
-        (index >= returnNode || !(*before)(index, returnNode)))
+        (index >= returnNode || !before(index, returnNode)))
       reporter.report(ProblemKind::Unfinished, nodes[index].op, returnOp, 0,
                       "may still be running at the return: no blocking "
                       "gpu.wait synchronizes its stream after it",
@@ -291,7 +292,6 @@ void TraceChecker::checkReturn() {
 }
 
 void TraceChecker::check() {
-  before.emplace(nodes);
   for (unsigned index = 0; index < nodes.size(); ++index)
     if (nodes[index].allocates && !nodes[index].allocates->everything)
       allocations[keyOf(*nodes[index].allocates)].push_back(index);
@@ -299,7 +299,7 @@ void TraceChecker::check() {
   for (unsigned later = 0; later < nodes.size(); ++later) {
     checkUseBeforeAlloc(later);
     for (unsigned earlier : candidatesFor(later)) {
-      if ((*before)(earlier, later))
+      if (before(earlier, later))
         checkUseAfterFree(earlier, later);
       else
         checkRaces(earlier, later);
@@ -310,7 +310,8 @@ void TraceChecker::check() {
 
 void mlir::vyre::gpu_streams::checkTrace(FunctionOpInterface function,
                                          const Trace &trace,
+                                         const HappensBefore &before,
                                          unsigned returnNode,
                                          Reporter &reporter) {
-  TraceChecker(function, trace, returnNode, reporter).check();
+  TraceChecker(function, trace, before, returnNode, reporter).check();
 }

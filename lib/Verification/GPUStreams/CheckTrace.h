@@ -10,6 +10,7 @@
 #ifndef VYRE_LIB_VERIFICATION_GPUSTREAMS_CHECKTRACE_H
 #define VYRE_LIB_VERIFICATION_GPUSTREAMS_CHECKTRACE_H
 
+#include "HappensBefore.h"
 #include "Reporter.h"
 #include "Trace.h"
 
@@ -17,10 +18,12 @@
 
 namespace mlir::vyre::gpu_streams {
 
-/// Checks `trace`, a trace of `function` whose return is node `returnNode`,
-/// and reports what it finds through `reporter`.
+/// Checks `trace`, a trace of `function` whose return is node `returnNode`
+/// and whose happens-before is `before`, and reports what it finds through
+/// `reporter`.
 void checkTrace(FunctionOpInterface function, const Trace &trace,
-                unsigned returnNode, Reporter &reporter);
+                const HappensBefore &before, unsigned returnNode,
+                Reporter &reporter);
 
 } // namespace mlir::vyre::gpu_streams
 

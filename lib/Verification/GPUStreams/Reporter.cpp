@@ -10,11 +10,33 @@ using namespace mlir::vyre::gpu_streams;
 void Reporter::report(ProblemKind kind, Operation *at, Operation *noteAt,
                       unsigned detail, const Twine &message,
                       const Twine &note) {
+  Held problem{kind, at, noteAt, detail, message.str(), note.str()};
+  if (holding)
+    held.push_back(std::move(problem));
+  else
+    emit(problem);
+}
+
+void Reporter::release() {
+  holding = false;
+  for (const Held &problem : held)
+    emit(problem);
+  held.clear();
+}
+
+void Reporter::discard() {
+  holding = false;
+  held.clear();
+}
+
+void Reporter::emit(const Held &problem) {
   found = true;
-  if (!reported.insert({static_cast<unsigned>(kind), at, noteAt, detail})
+  if (!reported
+           .insert({static_cast<unsigned>(problem.kind), problem.at,
+                    problem.noteAt, problem.detail})
            .second)
     return;
-  InFlightDiagnostic diagnostic = at->emitError(message);
-  if (noteAt)
-    diagnostic.attachNote(noteAt->getLoc()) << note;
+  InFlightDiagnostic diagnostic = problem.at->emitError(problem.message);
+  if (problem.noteAt)
+    diagnostic.attachNote(problem.noteAt->getLoc()) << problem.note;
 }

@@ -7,7 +7,9 @@
 #include "llvm/ADT/Twine.h"
 
 #include <set>
+#include <string>
 #include <tuple>
+#include <vector>
 
 namespace mlir::vyre::gpu_streams {
 
@@ -34,7 +36,24 @@ public:
   /// Whether anything was found, reported now or before.
   bool reportedAny() const { return found; }
 
+  /// From now on, keeps what is reported until `release` emits it or
+  /// `discard` drops it (a trace that may have to be built again).
+  void hold() { holding = true; }
+  void release();
+  void discard();
+
 private:
+  struct Held {
+    ProblemKind kind;
+    Operation *at, *noteAt;
+    unsigned detail;
+    std::string message, note;
+  };
+  void emit(const Held &problem);
+
+  bool holding = false;
+  std::vector<Held> held;
+
   /// What was reported, once each across traces.
   std::set<std::tuple<unsigned, Operation *, Operation *, unsigned>> reported;
   bool found = false;

@@ -63,7 +63,8 @@ LogicalResult TraceInterpreter::runBlock(Block &block) {
                  << " nodes of --vyre-verify-gpu-streams";
       if (culprit->getNumRegions())
         diagnostic << " (a loop body runs twice in a trace, so each level "
-                      "of nesting doubles it)";
+                      "of nesting doubles it where repeats-once does not "
+                      "shorten the loop's later runs)";
       return diagnostic;
     }
   }

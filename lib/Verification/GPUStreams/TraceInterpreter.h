@@ -19,6 +19,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <set>
+#include <vector>
+
 namespace mlir::vyre::gpu_streams {
 
 /// What a value that crosses a region boundary (an iter_arg, a yielded value,
@@ -35,12 +38,16 @@ struct Carried {
 /// the function does something the model does not cover.
 class TraceInterpreter {
 public:
-  /// A trace longer than `maxNodes` is an error (see runBlock).
+  /// A trace longer than `maxNodes` is an error (see runBlock). With
+  /// `runRepeatsOnce`, a loop run that repeats an earlier one of the trace
+  /// runs one iteration (RepeatedLoops.cpp).
   TraceInterpreter(KernelSummaries &kernels,
                    const TraceableStreams &traceable, TraceChoices &choices,
-                   Trace &trace, Reporter &reporter, unsigned maxNodes)
+                   Trace &trace, Reporter &reporter, unsigned maxNodes,
+                   bool runRepeatsOnce)
       : kernels(kernels), traceable(traceable), choices(choices),
-        trace(trace), reporter(reporter), maxNodes(maxNodes) {}
+        trace(trace), reporter(reporter), maxNodes(maxNodes),
+        runRepeatsOnce(runRepeatsOnce) {}
 
   /// Runs the ops of `block`, its terminator aside. Once the trace holds
   /// more than `maxNodes` nodes, fails with an error at the outermost region
@@ -49,6 +56,18 @@ public:
 
   /// Runs the function's return `returnOp`; the index of its node.
   FailureOr<unsigned> runReturn(Operation *returnOp);
+
+  /// Whether some loop run of this trace repeated an earlier one and ran
+  /// one iteration.
+  bool ranRepeatsOnce() const { return ranOnce; }
+
+  /// What makes those runs sound, to check on the finished trace: pairs of
+  /// nodes, each the last node of an op in the first iteration of a loop
+  /// run in full and the first node of the op in the second, that must be
+  /// ordered (RepeatedLoops.cpp).
+  ArrayRef<std::pair<unsigned, unsigned>> getIterationChains() const {
+    return iterationChains;
+  }
 
 private:
   //===--------------------------------------------------------------------===//
@@ -76,6 +95,35 @@ private:
   LogicalResult runIndexSwitch(scf::IndexSwitchOp cases);
   LogicalResult runExecuteRegion(scf::ExecuteRegionOp region);
   LogicalResult runYieldingRegion(Region &region, ResultRange results);
+
+  //===--------------------------------------------------------------------===//
+  // Loop runs that repeat an earlier one (RepeatedLoops.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// What the ops inside a region op use from outside it.
+  struct OutsideUses {
+    /// The values the trace follows (tokens, memrefs, pointers), in order
+    /// of first use.
+    SmallVector<Value> values;
+    /// Whether an scf.if or scf.index_switch is inside.
+    bool choosesPerExecution = false;
+  };
+  const OutsideUses &outsideUses(Operation *regionOp);
+
+  /// The loop's inits and the values it uses from outside that the trace
+  /// follows, in a fixed order; null when a run of `loop` never counts as a
+  /// repeat.
+  const SmallVector<Value> *repeatableInputs(scf::ForOp loop);
+
+  /// What `inputs` hold now, up to renaming the streams, events and
+  /// allocations they name.
+  std::vector<int64_t> entrySignature(ArrayRef<Value> inputs);
+
+  /// Records the pairs of nodes that order an op's instances in a loop run
+  /// whose first iteration made nodes [firstStart, secondStart) and whose
+  /// second made [secondStart, end).
+  void recordIterationChains(unsigned firstStart, unsigned secondStart,
+                             unsigned end);
 
   //===--------------------------------------------------------------------===//
   // Ops (TraceInterpreter.cpp)
@@ -129,6 +177,14 @@ private:
   unsigned maxNodes;
   /// The top-level region op being unfolded, if any.
   Operation *outermostRegionOp = nullptr;
+
+  bool runRepeatsOnce;
+  bool ranOnce = false;
+  DenseMap<Operation *, OutsideUses> outsideUsesOf;
+  DenseMap<Operation *, std::optional<SmallVector<Value>>> repeatable;
+  /// The entry signatures of each loop's runs in full in this trace.
+  DenseMap<Operation *, std::set<std::vector<int64_t>>> fullRuns;
+  SmallVector<std::pair<unsigned, unsigned>> iterationChains;
 };
 
 } // namespace mlir::vyre::gpu_streams

@@ -97,12 +97,29 @@ LogicalResult TraceInterpreter::runFor(scf::ForOp loop) {
     trips = unknownTrips(loop);
   }
 
+  // A run that repeats an earlier run in full runs once; a run in full is
+  // recorded for the runs after it (RepeatedLoops.cpp).
+  std::optional<std::vector<int64_t>> signature;
+  if (trips == kLoopIterations && runRepeatsOnce) {
+    if (const SmallVector<Value> *inputs = repeatableInputs(loop)) {
+      signature = entrySignature(*inputs);
+      if (fullRuns[loop].count(*signature)) {
+        trips = 1;
+        ranOnce = true;
+        signature.reset();
+      }
+    }
+  }
+  unsigned firstStart = trace.getNodes().size(), secondStart = firstStart;
+
   // Tokens travel through iter_args as the streams they carry, memrefs as
   // the buffers they hold.
   SmallVector<Carried> carried;
   if (failed(collect(loop, loop.getInitArgs(), carried)))
     return failure();
   for (unsigned trip = 0; trip < trips; ++trip) {
+    if (trip == 1)
+      secondStart = trace.getNodes().size();
     bind(loop.getRegionIterArgs(), carried);
     if (failed(runBlock(**body)))
       return failure();
@@ -111,6 +128,10 @@ LogicalResult TraceInterpreter::runFor(scf::ForOp loop) {
       return failure();
   }
   bind(loop.getResults(), carried);
+  if (signature) {
+    recordIterationChains(firstStart, secondStart, trace.getNodes().size());
+    fullRuns[loop].insert(std::move(*signature));
+  }
   return success();
 }
 
