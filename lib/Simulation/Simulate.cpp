@@ -836,6 +836,11 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
     module.walk([&](func::FuncOp function) {
       if (function.isExternal() || warnIfNotImported(function, getArgument()))
         return;
+      // A host function of several blocks without vyre ops (a CPU helper)
+      // has no device work to simulate, and blocks the simulator cannot
+      // run: it is left out.
+      if (!function.getBody().hasOneBlock() && !containsVyreOps(function))
+        return;
       Simulator simulator(
           function, getChildAnalysis<SlotAccessAnalysis>(function), model);
       if (failed(simulator.run())) {

@@ -154,9 +154,10 @@ struct VerifyGPUStreamsPass
   using Base::Base;
 
   void runOnOperation() override {
-    // Host functions, in order; kernels live in gpu.module ops.
+    // Host functions, in order; kernels live in gpu.module ops, which the
+    // walk skips (in pre-order: after the fact, a skip skips nothing).
     SmallVector<FunctionOpInterface> functions;
-    getOperation()->walk([&](Operation *op) {
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<gpu::GPUModuleOp>(op))
         return WalkResult::skip();
       if (auto function = dyn_cast<FunctionOpInterface>(op))

@@ -951,3 +951,46 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that kernels are not taken for host code: a kernel that holds a
+// region op (gpu.all_reduce, scf.if) and a CPU helper of several blocks pass,
+// while the host function beside them is still checked (its copy back, on a
+// stream of its own, races with the copy in and the kernel).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @sum(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<16xf32>
+      %s = gpu.all_reduce add %v uniform {} : (f32) -> (f32)
+      %c0 = arith.constant 0 : index
+      %first = arith.cmpi eq, %i, %c0 : index
+      scf.if %first {
+        memref.store %s, %x[%i] : memref<16xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @helper(%c: i1, %a: i32, %b: i32) -> i32 {
+    cf.cond_br %c, ^bb1, ^bb2
+  ^bb1:
+    return %a : i32
+  ^bb2:
+    return %b : i32
+  }
+  func.func @main(%h: memref<16xf32> {llvm.noalias}, %d: memref<16xf32> {llvm.noalias}, %o: memref<16xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    // expected-note @+1 {{the earlier op}}
+    %t = gpu.memcpy async [%s] %d, %h : memref<16xf32>, memref<16xf32>
+    // expected-note @+1 {{the earlier op}}
+    %k = gpu.launch_func async [%t] @k::@sum blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    %s2 = gpu.wait async
+    // expected-error @+2 {{race on argument #1: 'gpu.memcpy' and the earlier 'gpu.launch_func' are not ordered}}
+    // expected-error @+1 {{race on argument #1: 'gpu.memcpy' and the earlier 'gpu.memcpy' are not ordered}}
+    %back = gpu.memcpy async [%s2] %o, %d : memref<16xf32>, memref<16xf32>
+    gpu.wait [%k, %back]
+    return
+  }
+}

@@ -316,6 +316,7 @@ func.func @unstructured(%h: memref<16xf32>, %c: i1) {
 // Tests that more scf.if ops than the checker enumerates are refused.
 // expected-error @+1 {{'func.func' op has 15 scf.if ops: --vyre-verify-schedule checks at most 16384 branch combinations}}
 func.func @many_branches(%c: i1) {
+  %d = vyre.alloc : memref<16xf32>
   scf.if %c {
   }
   scf.if %c {
@@ -451,5 +452,34 @@ func.func @unpin_source(%h: memref<16xf32> {llvm.noalias}) {
   gpu.host_unregister %u : memref<*xf32>
   vyre.sync %t
   vyre.dealloc %a : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that a CPU helper of several blocks, without vyre ops, is left alone
+// (a host op in program order, nothing to order), while a function of several
+// blocks that holds vyre ops is refused.
+func.func @cpu_helper(%c: i1, %a: i32, %b: i32) -> i32 {
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  return %a : i32
+^bb2:
+  return %b : i32
+}
+func.func @calls_the_helper(%h: memref<16xf32>, %c: i1, %a: i32) -> i32 {
+  %d = vyre.alloc : memref<16xf32>
+  vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
+  %r = func.call @cpu_helper(%c, %a, %a) : (i1, i32, i32) -> i32
+  return %r : i32
+}
+// expected-error @+1 {{'func.func' op has a region of several blocks, which --vyre-verify-schedule cannot check}}
+func.func @vyre_ops_in_blocks(%h: memref<16xf32>, %c: i1) {
+  %d = vyre.alloc : memref<16xf32>
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
+  return
+^bb2:
   return
 }
