@@ -58,41 +58,41 @@ static EventsAfter findEventsAfter(FunctionOpInterface function,
   return eventsAfter;
 }
 
-/// A trace of a function, built, with its happens-before.
-struct BuiltTrace {
-  std::optional<Trace> trace;
-  std::optional<HappensBefore> before;
-  unsigned returnNode = 0;
-};
-
-/// Builds the trace of the current choices into `built`; with
-/// `runRepeatsOnce`, loop runs that repeat an earlier one run once, and
-/// `repeatsHeld` says whether what makes that sound held
-/// (RepeatedLoops.cpp).
-static LogicalResult buildTrace(Block &entry, KernelSummaries &kernels,
-                                const TraceableStreams &traceable,
-                                const EventsAfter &eventsAfter,
-                                TraceChoices &choices, Reporter &reporter,
-                                unsigned maxTraceNodes, bool runRepeatsOnce,
-                                BuiltTrace &built, bool &repeatsHeld) {
+/// Builds the trace of the current choices and checks it, reporting to
+/// `reporter`; with `runRepeatsOnce`, loop runs that repeat an earlier one
+/// run once (RepeatedLoops.cpp). `shortened` says whether one did, and
+/// `chained` whether the iterations of the runs in full were chained as that
+/// needs (if not, the trace is not checked).
+/// Failure where the model does not cover the function (an error emitted).
+static LogicalResult
+buildAndCheckTrace(FunctionOpInterface function, KernelSummaries &kernels,
+                   const TraceableStreams &traceable,
+                   const EventsAfter &eventsAfter, TraceChoices &choices,
+                   Reporter &reporter, unsigned maxTraceNodes,
+                   bool runRepeatsOnce, bool &shortened, bool &chained) {
+  Block &entry = function.getFunctionBody().front();
   choices.startTrace();
-  built.trace.emplace(eventsAfter);
-  TraceInterpreter interpreter(kernels, traceable, choices, *built.trace,
-                               reporter, maxTraceNodes, runRepeatsOnce);
+  Trace trace(eventsAfter);
+  TraceInterpreter interpreter(kernels, traceable, choices, trace, reporter,
+                               maxTraceNodes, runRepeatsOnce);
+  shortened = false;
+  chained = true;
   if (failed(interpreter.runBlock(entry)))
     return failure();
   FailureOr<unsigned> returnNode =
       interpreter.runReturn(entry.getTerminator());
   if (failed(returnNode))
     return failure();
-  built.returnNode = *returnNode;
-  built.before.emplace(built.trace->getNodes());
-  repeatsHeld = !interpreter.ranRepeatsOnce() ||
-                llvm::all_of(interpreter.getIterationChains(),
-                             [&](std::pair<unsigned, unsigned> chain) {
-                               return (*built.before)(chain.first,
-                                                      chain.second);
-                             });
+  HappensBefore before(trace.getNodes());
+  shortened = interpreter.ranRepeatsOnce();
+  // A shortened trace whose iterations are not chained as the argument
+  // needs is not checked: it is built again in full.
+  chained = !shortened || llvm::all_of(interpreter.getIterationChains(),
+                                       [&](std::pair<unsigned, unsigned> c) {
+                                         return before(c.first, c.second);
+                                       });
+  if (chained)
+    checkTrace(function, trace, before, *returnNode, reporter);
   return success();
 }
 
@@ -104,8 +104,8 @@ static LogicalResult checkFunction(FunctionOpInterface function,
                                    KernelSummaries &kernels,
                                    unsigned maxTraces, unsigned maxTraceNodes,
                                    bool repeatsOnce) {
-  Block &entry = function.getFunctionBody().front();
-  for (BlockArgument argument : entry.getArguments())
+  for (BlockArgument argument :
+       function.getFunctionBody().front().getArguments())
     if (isa<gpu::AsyncTokenType>(argument.getType()))
       return function->emitOpError(
           "takes a !gpu.async.token argument, whose stream "
@@ -122,27 +122,49 @@ static LogicalResult checkFunction(FunctionOpInterface function,
              << maxTraces
              << " combinations of scf.if branches and loop trip counts, "
                 "more than --vyre-verify-gpu-streams checks";
-    // What the interpreter reports waits until the trace stands: a trace
-    // whose shortened loop runs prove unsound is built again in full, with
-    // the same choices (shortened runs make none of their own).
+    // A trace whose loop runs were shortened misses no problem, but may
+    // miss orderings that a second iteration makes (an event waited on
+    // before the iteration records it again), and so report what is not
+    // there: what it reports is held, and where it reports anything new,
+    // the trace is built again in full, with the same choices (shortened
+    // runs make none of their own), and that report stands where it could
+    // be built.
     reporter.hold();
-    BuiltTrace built;
-    bool repeatsHeld = true;
-    LogicalResult result =
-        buildTrace(entry, kernels, traceable, eventsAfter, choices, reporter,
-                   maxTraceNodes, repeatsOnce, built, repeatsHeld);
-    if (succeeded(result) && !repeatsHeld) {
-      reporter.discard();
-      reporter.hold();
-      result = buildTrace(entry, kernels, traceable, eventsAfter, choices,
-                          reporter, maxTraceNodes, /*runRepeatsOnce=*/false,
-                          built, repeatsHeld);
+    bool shortened = false, chained = true;
+    LogicalResult result = buildAndCheckTrace(
+        function, kernels, traceable, eventsAfter, choices, reporter,
+        maxTraceNodes, repeatsOnce, shortened, chained);
+    if (succeeded(result) && shortened &&
+        (!chained || reporter.holdsNewProblems())) {
+      // Where the trace in full passes max-trace-nodes, a chained shortened
+      // trace's report stands instead: it misses nothing.
+      bool shortenedReportStands = chained;
+      std::vector<Reporter::Held> shortenedProblems = reporter.takeHeld();
+      SmallVector<Diagnostic> inFull;
+      {
+        ScopedDiagnosticHandler capture(
+            function->getContext(), [&](Diagnostic &diagnostic) {
+              inFull.push_back(std::move(diagnostic));
+              return success();
+            });
+        result = buildAndCheckTrace(function, kernels, traceable,
+                                    eventsAfter, choices, reporter,
+                                    maxTraceNodes, /*runRepeatsOnce=*/false,
+                                    shortened, chained);
+      }
+      if (failed(result) && shortenedReportStands) {
+        reporter.discard();
+        reporter.hold();
+        reporter.restoreHeld(std::move(shortenedProblems));
+        result = success();
+      } else {
+        for (Diagnostic &diagnostic : inFull)
+          function->getContext()->getDiagEngine().emit(std::move(diagnostic));
+      }
     }
     reporter.release();
     if (failed(result))
       return failure();
-    checkTrace(function, *built.trace, *built.before, built.returnNode,
-               reporter);
   } while (choices.nextTrace());
   return success(!reporter.reportedAny());
 }

@@ -1,11 +1,11 @@
 // RUN: vyre-opt %s --split-input-file --verify-diagnostics --vyre-verify-gpu-streams
 // RUN: vyre-opt %s --split-input-file --verify-diagnostics --vyre-verify-gpu-streams="repeats-once=false"
 
-// Tests the entry signature that lets a loop run repeat an earlier run of the
-// same loop with one iteration (repeats-once, on by default): each program
-// has an inner loop whose second run differs from its first only in what its
-// second iteration would find, and each must report the same with the
-// shortcut as without it.
+// Tests the rule that lets a loop run repeat an earlier run of the same loop
+// with one iteration (repeats-once, on by default): each program has an inner
+// loop whose second run differs from its first in what its second iteration
+// would find or order, and each must report the same with the shortcut as
+// without it. Each failed on an earlier version.
 
 // The inner loop's iter_arg starts as the event %q in the outer loop's
 // second iteration, and as another event in its first: only where they are
@@ -139,6 +139,178 @@ module attributes {gpu.container_module} {
     }
     llvm.call @mgpuEventDestroy(%r) : (!llvm.ptr) -> ()
     gpu.wait [%s]
+    return
+  }
+}
+
+// -----
+
+// An inner loop that swaps two events through its iter_args: after two
+// iterations its first result is the event it started with, after one the
+// other. Such a loop never runs as a repeat: an iter_arg that takes another
+// iter_arg of the loop is no event of the iteration.
+module attributes {gpu.container_module} {
+  llvm.func @mgpuEventCreate() -> !llvm.ptr
+  llvm.func @mgpuEventRecord(!llvm.ptr, !llvm.ptr)
+  llvm.func @mgpuEventDestroy(!llvm.ptr)
+  func.func @swap() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %s = gpu.wait async
+    %sp = builtin.unrealized_conversion_cast %s : !gpu.async.token to !llvm.ptr
+    scf.for %i = %c0 to %c2 step %c1 {
+      %a = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+      %b = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+      %r:2 = scf.for %j = %c0 to %c2 step %c1 iter_args(%p = %a, %q = %b) -> (!llvm.ptr, !llvm.ptr) {
+        llvm.call @mgpuEventRecord(%p, %sp) : (!llvm.ptr, !llvm.ptr) -> ()
+        scf.yield %q, %p : !llvm.ptr, !llvm.ptr
+      }
+      // expected-note @+1 {{the event is destroyed here}}
+      llvm.call @mgpuEventDestroy(%r#0) : (!llvm.ptr) -> ()
+      // expected-error @+1 {{uses an event that is already destroyed}}
+      llvm.call @mgpuEventDestroy(%a) : (!llvm.ptr) -> ()
+      llvm.call @mgpuEventDestroy(%b) : (!llvm.ptr) -> ()
+    }
+    gpu.wait [%s]
+    return
+  }
+}
+
+// -----
+
+// The same swap, where a shortened run would hide an error: with every run
+// in full, both results of the outer loop are one event, destroyed twice.
+module attributes {gpu.container_module} {
+  llvm.func @mgpuEventCreate() -> !llvm.ptr
+  llvm.func @mgpuEventRecord(!llvm.ptr, !llvm.ptr)
+  llvm.func @mgpuEventDestroy(!llvm.ptr)
+  func.func @swap_missed() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %s = gpu.wait async
+    %sp = builtin.unrealized_conversion_cast %s : !gpu.async.token to !llvm.ptr
+    %e0 = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+    %e1 = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+    %o:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%u = %e0, %v = %e1) -> (!llvm.ptr, !llvm.ptr) {
+      // expected-note @+1 {{the event is destroyed here}}
+      llvm.call @mgpuEventDestroy(%u) : (!llvm.ptr) -> ()
+      // expected-error @+1 {{uses an event that is already destroyed}}
+      llvm.call @mgpuEventDestroy(%v) : (!llvm.ptr) -> ()
+      %a = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+      // expected-error @+1 {{creates an event that is not destroyed at the return}}
+      %b = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+      %r:2 = scf.for %j = %c0 to %c2 step %c1 iter_args(%p = %a, %q = %b) -> (!llvm.ptr, !llvm.ptr) {
+        llvm.call @mgpuEventRecord(%p, %sp) : (!llvm.ptr, !llvm.ptr) -> ()
+        scf.yield %q, %p : !llvm.ptr, !llvm.ptr
+      }
+      scf.yield %r#0, %a : !llvm.ptr, !llvm.ptr
+    }
+    // expected-note @+1 {{the event is destroyed here}}
+    llvm.call @mgpuEventDestroy(%o#0) : (!llvm.ptr) -> ()
+    // expected-error @+1 {{uses an event that is already destroyed}}
+    llvm.call @mgpuEventDestroy(%o#1) : (!llvm.ptr) -> ()
+    gpu.wait [%s]
+    // expected-note @+1 {{the event is still alive at this return}}
+    return
+  }
+}
+
+// -----
+
+// An identity-layout alias made inside the inner loop from a descriptor
+// built outside it, of the outer loop's memref iter_arg: the view it reaches
+// through LLVM values is part of what the inner loop uses, so the runs in
+// the outer loop's two iterations (%n, then %m) differ, and the race between
+// the memset of %m and the copy out of it is found.
+!desc = !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+module attributes {gpu.container_module} {
+  llvm.func @mgpuStreamSynchronize(!llvm.ptr)
+  func.func @alias(%m: memref<16xf32> {llvm.noalias}, %n: memref<16xf32> {llvm.noalias},
+                   %d: memref<16xf32> {llvm.noalias}, %f: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %sa = gpu.wait async
+    %sb = gpu.wait async
+    %ap = builtin.unrealized_conversion_cast %sa : !gpu.async.token to !llvm.ptr
+    %o = scf.for %i = %c0 to %c2 step %c1 iter_args(%w = %n) -> (memref<16xf32>) {
+      %aligned = memref.extract_aligned_pointer_as_index %w : memref<16xf32> -> index
+      %a64 = arith.index_cast %aligned : index to i64
+      %pointer = llvm.inttoptr %a64 : i64 to !llvm.ptr
+      %zero = llvm.mlir.constant(0 : i64) : i64
+      %sixteen = llvm.mlir.constant(16 : i64) : i64
+      %one = llvm.mlir.constant(1 : i64) : i64
+      %d0 = llvm.mlir.poison : !desc
+      %d1 = llvm.insertvalue %pointer, %d0[0] : !desc
+      %d2 = llvm.insertvalue %pointer, %d1[1] : !desc
+      %d3 = llvm.insertvalue %zero, %d2[2] : !desc
+      %d4 = llvm.insertvalue %sixteen, %d3[3, 0] : !desc
+      %d5 = llvm.insertvalue %one, %d4[4, 0] : !desc
+      scf.for %j = %c0 to %c2 step %c1 {
+        %alias = builtin.unrealized_conversion_cast %d5 : !desc to memref<16xf32>
+        // expected-note @+2 {{the work enqueued after the token}}
+        // expected-error @+1 {{race on argument #0: 'gpu.memset' and the earlier 'gpu.memcpy' are not ordered}}
+        %t1 = gpu.memset async [%sa] %m, %f : memref<16xf32>, f32
+        llvm.call @mgpuStreamSynchronize(%ap) : (!llvm.ptr) -> ()
+        // expected-note @+2 {{the work enqueued after the token}}
+        // expected-note @+1 {{the earlier op}}
+        %t2 = gpu.memcpy async [%sb] %d, %alias : memref<16xf32>, memref<16xf32>
+      }
+      scf.yield %m : memref<16xf32>
+    }
+    // expected-warning @+1 {{relies on the token being its stream}}
+    gpu.wait [%sa, %sb]
+    return
+  }
+}
+
+// -----
+
+// An inner loop that makes %s2 wait for the event %e before recording %e
+// on %s1: its second iteration orders %s2 after the outer iteration's write,
+// which one iteration would not. A shortened trace would report a race that
+// is not there; it is built again in full, and nothing is reported.
+module attributes {gpu.container_module} {
+  llvm.func @mgpuEventCreate() -> !llvm.ptr
+  llvm.func @mgpuEventRecord(!llvm.ptr, !llvm.ptr)
+  llvm.func @mgpuStreamWaitEvent(!llvm.ptr, !llvm.ptr)
+  llvm.func @mgpuEventDestroy(!llvm.ptr)
+  llvm.func @mgpuStreamSynchronize(!llvm.ptr)
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @wait_before_record(%m: memref<16xf32> {llvm.noalias}, %f: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    %p1 = builtin.unrealized_conversion_cast %s1 : !gpu.async.token to !llvm.ptr
+    %p2 = builtin.unrealized_conversion_cast %s2 : !gpu.async.token to !llvm.ptr
+    %e = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+    scf.for %i = %c0 to %c2 step %c1 {
+      llvm.call @mgpuStreamSynchronize(%p2) : (!llvm.ptr) -> ()
+      // expected-note @+1 {{the work enqueued after the token}}
+      %w = gpu.launch_func async [%s1] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32>)
+      scf.for %j = %c0 to %c2 step %c1 {
+        llvm.call @mgpuStreamWaitEvent(%p2, %e) : (!llvm.ptr, !llvm.ptr) -> ()
+        llvm.call @mgpuEventRecord(%e, %p1) : (!llvm.ptr, !llvm.ptr) -> ()
+      }
+      // expected-note @+1 {{the work enqueued after the token}}
+      %t = gpu.memset async [%s2] %m, %f : memref<16xf32>, f32
+    }
+    llvm.call @mgpuEventDestroy(%e) : (!llvm.ptr) -> ()
+    // expected-warning @+1 {{relies on the token being its stream}}
+    gpu.wait [%s1]
+    // expected-warning @+1 {{relies on the token being its stream}}
+    gpu.wait [%s2]
     return
   }
 }

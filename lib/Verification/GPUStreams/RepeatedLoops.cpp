@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ContiguousAlias.h"
 #include "TraceInterpreter.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -79,8 +80,10 @@ private:
              holds(inner.getYieldedValues()[index]);
     };
     if (auto argument = dyn_cast<BlockArgument>(value)) {
+      // Another iter_arg of the loop itself holds another value in each
+      // iteration (a swap), and its init is no event of the iteration.
       auto inner = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
-      if (!inner || argument.getArgNumber() == 0)
+      if (!inner || inner == loop || argument.getArgNumber() == 0)
         return false;
       return fromInnerLoop(inner, argument.getArgNumber() - 1);
     }
@@ -120,9 +123,19 @@ TraceInterpreter::outsideUses(Operation *regionOp) {
       for (Operation &op : block) {
         if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
           uses.choosesPerExecution = true;
-        for (Value operand : op.getOperands())
-          if (isFollowed(operand.getType()) && !definedHere(operand))
+        for (Value operand : op.getOperands()) {
+          if (!isFollowed(operand.getType()))
+            continue;
+          if (!definedHere(operand)) {
             values.insert(operand);
+            continue;
+          }
+          // An identity-layout alias made here holds the buffer of a view
+          // it reaches through LLVM values, which no followed operand
+          // names: that view counts as used.
+          if (Value view = viewBehindAlias(operand); view && !definedHere(view))
+            values.insert(view);
+        }
         if (op.getNumRegions() == 0)
           continue;
         const OutsideUses &inner = outsideUses(&op);

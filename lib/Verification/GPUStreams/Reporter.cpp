@@ -17,6 +17,13 @@ void Reporter::report(ProblemKind kind, Operation *at, Operation *noteAt,
     emit(problem);
 }
 
+bool Reporter::holdsNewProblems() const {
+  return llvm::any_of(held, [&](const Held &problem) {
+    return !reported.count({static_cast<unsigned>(problem.kind), problem.at,
+                            problem.noteAt, problem.detail});
+  });
+}
+
 void Reporter::release() {
   holding = false;
   for (const Held &problem : held)

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace mlir::vyre::gpu_streams {
@@ -39,16 +40,23 @@ public:
   /// From now on, keeps what is reported until `release` emits it or
   /// `discard` drops it (a trace that may have to be built again).
   void hold() { holding = true; }
-  void release();
-  void discard();
+  /// Whether what is held holds a problem not reported before.
+  bool holdsNewProblems() const;
 
-private:
+  /// A problem held, not emitted yet.
   struct Held {
     ProblemKind kind;
     Operation *at, *noteAt;
     unsigned detail;
     std::string message, note;
   };
+  /// Takes what is held away (holding goes on), and puts it back.
+  std::vector<Held> takeHeld() { return std::exchange(held, {}); }
+  void restoreHeld(std::vector<Held> problems) { held = std::move(problems); }
+  void release();
+  void discard();
+
+private:
   void emit(const Held &problem);
 
   bool holding = false;
