@@ -314,3 +314,81 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// The same with a host wait: the inner loop synchronizes the host with %e
+// before recording %e again, so a second iteration waits for the outer
+// loop's memset and one iteration would not. Nothing is reported.
+module attributes {gpu.container_module} {
+  llvm.func @mgpuEventCreate() -> !llvm.ptr
+  llvm.func @mgpuEventRecord(!llvm.ptr, !llvm.ptr)
+  llvm.func @mgpuEventSynchronize(!llvm.ptr)
+  llvm.func @mgpuEventDestroy(!llvm.ptr)
+  llvm.func @mgpuStreamDestroy(!llvm.ptr)
+  func.func @sync_before_record(%m: memref<16xf32> {llvm.noalias}, %f: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %s = gpu.wait async
+    %sp = builtin.unrealized_conversion_cast %s : !gpu.async.token to !llvm.ptr
+    %e = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+    scf.for %i = %c0 to %c2 step %c1 {
+      %t = gpu.memset async [%s] %m, %f : memref<16xf32>, f32
+      scf.for %j = %c0 to %c2 step %c1 {
+        llvm.call @mgpuEventSynchronize(%e) : (!llvm.ptr) -> ()
+        llvm.call @mgpuEventRecord(%e, %sp) : (!llvm.ptr, !llvm.ptr) -> ()
+      }
+    }
+    llvm.call @mgpuEventDestroy(%e) : (!llvm.ptr) -> ()
+    llvm.call @mgpuStreamDestroy(%sp) : (!llvm.ptr) -> ()
+    return
+  }
+}
+
+// -----
+
+// The same kind of ordering, where one iteration reports another problem:
+// in the outer loop's second iteration, the inner loop's second memset comes
+// after the host waited for the dealloc of %m (a use after free), and its
+// first races with the dealloc. A shortened trace sees the race only (fewer
+// orderings never leave a trace clean: a use not ordered after the dealloc
+// races with it); it is built again in full, which finds both.
+module attributes {gpu.container_module} {
+  llvm.func @mgpuEventCreate() -> !llvm.ptr
+  llvm.func @mgpuEventRecord(!llvm.ptr, !llvm.ptr)
+  llvm.func @mgpuEventSynchronize(!llvm.ptr)
+  llvm.func @mgpuEventDestroy(!llvm.ptr)
+  func.func @sync_uaf(%m: memref<16xf32> {llvm.noalias}, %f: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    %p2 = builtin.unrealized_conversion_cast %s2 : !gpu.async.token to !llvm.ptr
+    %e = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+    scf.for %i = %c0 to %c2 step %c1 {
+      scf.for %j = %c0 to %c2 step %c1 {
+        // expected-note @+4 {{the work enqueued after the token}}
+        // expected-note @+3 {{the earlier op}}
+        // expected-error @+2 {{race on argument #0: 'gpu.memset' and the earlier 'gpu.dealloc' are not ordered}}
+        // expected-error @+1 {{uses a buffer after its 'gpu.dealloc'}}
+        %x = gpu.memset async [%s1] %m, %f : memref<16xf32>, f32
+        llvm.call @mgpuEventRecord(%e, %p2) : (!llvm.ptr, !llvm.ptr) -> ()
+        llvm.call @mgpuEventSynchronize(%e) : (!llvm.ptr) -> ()
+      }
+      // expected-note @+5 {{the work enqueued after the token}}
+      // expected-error @+4 {{race on argument #0: 'gpu.dealloc' and the earlier 'gpu.memset' are not ordered}}
+      // expected-note @+3 {{the earlier op}}
+      // expected-note @+2 {{the dealloc}}
+      // expected-error @+1 {{uses a buffer after its 'gpu.dealloc'}}
+      %d = gpu.dealloc async [%s2] %m : memref<16xf32>
+    }
+    llvm.call @mgpuEventDestroy(%e) : (!llvm.ptr) -> ()
+    // expected-warning @+1 {{relies on the token being its stream}}
+    gpu.wait [%s1]
+    // expected-warning @+1 {{relies on the token being its stream}}
+    gpu.wait [%s2]
+    return
+  }
+}
