@@ -16,6 +16,10 @@ using namespace mlir;
 
 void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
                                   const VyreToGPUPipelineOptions &options) {
+  // Arguments that every call passes distinct buffers for are marked
+  // llvm.noalias, as if the user had written it.
+  if (options.deduceNoAlias)
+    pm.addPass(createDeduceNoAliasPass());
   // Summarize each kernel once, from its body.
   pm.addPass(createKernelAccessPass());
   // Summarize what each host function touches, for calls to it.
@@ -51,7 +55,8 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
 void vyre::registerVyreToGPUPipeline() {
   PassPipelineRegistration<VyreToGPUPipelineOptions>(
       "vyre-to-gpu-pipeline",
-      "Summarize kernels (--vyre-kernel-access) and host functions "
+      "Mark arguments llvm.noalias from the calls (--vyre-deduce-noalias), "
+      "summarize kernels (--vyre-kernel-access) and host functions "
       "(--vyre-function-effects), pipeline loops "
       "(--vyre-pipeline-loops), schedule host-to-device "
       "copies (--overlap-copies) and lower vyre to the gpu dialect "

@@ -349,6 +349,7 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
   pipelining.pipelineDepth = build.pipelineDepth;
   if (build.bufferBudget)
     pipelining.bufferBudget = build.bufferBudget;
+  pm.addPass(vyre::createDeduceNoAliasPass());
   pm.addPass(vyre::createKernelAccessPass());
   pm.addPass(vyre::createFunctionEffectsPass());
   pm.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass(pipelining));

@@ -29,6 +29,12 @@ struct VyreToGPUPipelineOptions
 #include "vyre/Transforms/PipelineOptions.h.inc"
 #define GEN_PIPELINE_OPTIONS_OVERLAPCOPIESPASS
 #include "vyre/Transforms/PipelineOptions.h.inc"
+  PassOptions::Option<bool> deduceNoAlias{
+      *this, "deduce-noalias",
+      llvm::cl::desc("Run --vyre-deduce-noalias first: mark memref arguments "
+                     "llvm.noalias where every call in the module passes a "
+                     "distinct buffer, and copy functions for such calls"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> pipelineLoops{
       *this, "pipeline-loops",
       llvm::cl::desc("Run --vyre-pipeline-loops before --overlap-copies "
@@ -55,8 +61,8 @@ struct VyreToGPUPipelineOptions
 };
 
 /// Adds to `pm` (anchored on `builtin.module`) the passes that take a vyre
-/// program to the gpu dialect: --vyre-kernel-access, --vyre-function-effects,
-/// --vyre-pipeline-loops
+/// program to the gpu dialect: --vyre-deduce-noalias, --vyre-kernel-access,
+/// --vyre-function-effects, --vyre-pipeline-loops
 /// and --overlap-copies on every func.func,
 /// --convert-vyre-to-gpu, then canonicalize and cse. Upstream
 /// --gpu-lower-to-nvvm-pipeline continues from there.

@@ -211,4 +211,67 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DeduceNoAliasPass : Pass<"vyre-deduce-noalias", "::mlir::ModuleOp"> {
+  let summary = "Mark function arguments llvm.noalias where every call in the "
+                "module passes a distinct buffer";
+  let description = [{
+    Host programs that real compilers emit carry no `llvm.noalias`: `main`
+    allocates the buffers and calls a function that copies them to the
+    device and runs the kernels. Without it, every memref argument of that
+    function may alias every other, so a copy into the device cannot move
+    above a copy back into another argument, and a loop that copies back
+    cannot be pipelined. This pass proves what the annotation would promise
+    from the calls, as LLVM's Attributor deduces `noalias` for internal
+    functions, and writes `llvm.noalias` on the arguments it proves. The
+    passes after it read the annotation as if a user had written it.
+
+    An argument is marked when, at every call to the function in the module:
+
+    - the function is *closed*: every memref it uses comes from its
+      arguments, its own allocations (and views of them) and globals, and it
+      calls only closed functions of the module (no external function, no
+      recursion, no `llvm` dialect op);
+    - the call passes, for that argument, an allocation (`memref.alloc`,
+      `gpu.alloc`, `vyre.alloc`, ...), a global (`memref.get_global`) that
+      neither the function nor a function it calls names, or an argument of
+      the caller already marked `llvm.noalias`, traced through views;
+    - no other memref operand of the call may be the same buffer: a
+      different allocation, global or `noalias` argument, or a static
+      subview of the same buffer whose index range is disjoint in some
+      dimension (rows 0 to 4095 and rows 4096 to 4103 of one array), where
+      nothing in the module views memory from an allocation's base
+      (`memref.reinterpret_cast`, `memref.extract_strided_metadata`). A
+      buffer of unknown origin (a call's result, a loop-carried memref), or
+      an operand that may carry one otherwise (a pointer, an async value),
+      may be any other, so it spoils every argument of its call.
+
+    Marks are added until nothing changes, so a chain of calls from `main`
+    down passes its allocations on.
+
+    The same way, an argument that every call passes host memory registered
+    with `gpu.host_register` (through views), or an argument of the caller
+    marked `vyre.pinned`, is marked `vyre.pinned`: the callee's copies from it
+    are known to read pinned memory.
+
+    Only a private function whose symbol is used by calls alone is marked in
+    place (callers outside the module may pass anything to a public one).
+    With `specialize` (the default), a function that holds gpu or vyre ops
+    and cannot be marked in place (it is public, or some calls pass buffers
+    that may alias) is copied once, as a private function with the marks,
+    and the calls that pass distinct buffers call the copy; the function as
+    written stays for every other caller.
+
+    With `--remarks-filter=deduce-noalias`, each marked function (marked
+    `llvm.noalias` or `vyre.pinned`) and each copy gets a `passed` remark
+    naming the arguments, and a function that
+    holds gpu or vyre ops and keeps unmarked memref arguments gets a `missed`
+    remark with the reason.
+  }];
+  let options = [
+    Option<"specialize", "specialize", "bool", /*default=*/"true",
+           "Copy a function that holds gpu or vyre ops for the calls that "
+           "pass distinct buffers, when it cannot be marked in place">,
+  ];
+}
+
 #endif // VYRE_TRANSFORMS_PASSES_TD

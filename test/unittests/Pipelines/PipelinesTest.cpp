@@ -143,3 +143,57 @@ TEST(PipelinesTest, PipelineLoopsRotatesWithinTheBudget) {
 }
 
 } // namespace
+
+namespace {
+
+/// `main` allocates two buffers and calls a private function that copies
+/// one in and the other back.
+constexpr const char *kCallProgram = R"mlir(
+  gpu.module @k {
+    gpu.func @use(%x: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @batch(%in: memref<16xf32>, %out: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<16xf32>
+    vyre.copy_h2d %in to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
+    return
+  }
+  func.func @main() {
+    %in = memref.alloc() : memref<16xf32>
+    %out = memref.alloc() : memref<16xf32>
+    call @batch(%in, %out) : (memref<16xf32>, memref<16xf32>) -> ()
+    return
+  }
+)mlir";
+
+/// Whether the pipeline, with `deduce`, marks both arguments of @batch.
+bool marksBatchArguments(bool deduce) {
+  DialectRegistry registry;
+  registerVyreDialects(registry);
+  MLIRContext context(registry);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kCallProgram, &context);
+  EXPECT_TRUE(module);
+  if (!module)
+    return false;
+  PassManager pm(&context);
+  VyreToGPUPipelineOptions options;
+  options.deduceNoAlias = deduce;
+  buildVyreToGPUPipeline(pm, options);
+  EXPECT_TRUE(succeeded(pm.run(*module)));
+  auto batch = module->lookupSymbol<func::FuncOp>("batch");
+  EXPECT_TRUE(batch);
+  return batch && batch.getArgAttr(0, "llvm.noalias") &&
+         batch.getArgAttr(1, "llvm.noalias");
+}
+
+TEST(PipelinesTest, ThePipelineMarksArgumentsTheCallsPassDistinctBuffersFor) {
+  EXPECT_TRUE(marksBatchArguments(/*deduce=*/true));
+  EXPECT_FALSE(marksBatchArguments(/*deduce=*/false));
+}
+
+} // namespace
