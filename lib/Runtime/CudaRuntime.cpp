@@ -270,12 +270,15 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
   faultInjection().check(FaultKind::Alloc, "mgpuMemAlloc");
   ensureContext();
-  if (isHostShared)
-    reportFailure("mgpuMemAlloc", "host-shared allocations are not supported");
   if (sizeBytes == 0)
     return nullptr;
   CUdeviceptr pointer;
-  VYRE_CHECK(cuMemAlloc(&pointer, sizeBytes));
+  // `gpu.alloc host_shared`: managed memory, which the host and every
+  // stream may use (as upstream's runtime allocates it); cuMemFree frees it.
+  if (isHostShared)
+    VYRE_CHECK(cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL));
+  else
+    VYRE_CHECK(cuMemAlloc(&pointer, sizeBytes));
   return reinterpret_cast<void *>(pointer);
 }
 
