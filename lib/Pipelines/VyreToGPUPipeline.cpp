@@ -22,6 +22,9 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
     pm.addPass(createDeduceNoAliasPass());
   // Summarize each kernel once, from its body.
   pm.addPass(createKernelAccessPass());
+  // Kernels without a declared time get an estimate from their bodies.
+  if (options.estimateCosts)
+    pm.addPass(createEstimateKernelCostsPass());
   // Summarize what each host function touches, for calls to it.
   pm.addPass(createFunctionEffectsPass());
   // Issue loops' copies iterations ahead, into rotating buffers.
@@ -56,7 +59,8 @@ void vyre::registerVyreToGPUPipeline() {
   PassPipelineRegistration<VyreToGPUPipelineOptions>(
       "vyre-to-gpu-pipeline",
       "Mark arguments llvm.noalias from the calls (--vyre-deduce-noalias), "
-      "summarize kernels (--vyre-kernel-access) and host functions "
+      "summarize kernels (--vyre-kernel-access), estimate their times "
+      "(--vyre-estimate-kernel-costs) and summarize host functions "
       "(--vyre-function-effects), pipeline loops "
       "(--vyre-pipeline-loops), schedule host-to-device "
       "copies (--overlap-copies) and lower vyre to the gpu dialect "

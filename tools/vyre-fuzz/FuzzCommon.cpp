@@ -219,7 +219,9 @@ static void checkOnThisThread(StringRef program) {
                             !usesBufferAfterFree(*module);
 
   PassManager overlap(&ctx);
+  overlap.addPass(vyre::createDeduceNoAliasPass());
   overlap.addPass(vyre::createKernelAccessPass());
+  overlap.addPass(vyre::createEstimateKernelCostsPass());
   overlap.addPass(vyre::createFunctionEffectsPass());
   overlap.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
   overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass());

@@ -351,6 +351,7 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
     pipelining.bufferBudget = build.bufferBudget;
   pm.addPass(vyre::createDeduceNoAliasPass());
   pm.addPass(vyre::createKernelAccessPass());
+  pm.addPass(vyre::createEstimateKernelCostsPass());
   pm.addPass(vyre::createFunctionEffectsPass());
   pm.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass(pipelining));
   pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass(overlap));

@@ -76,4 +76,50 @@ def FunctionEffectsPass : Pass<"vyre-function-effects", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::vyre::VyreDialect"];
 }
 
+def EstimateKernelCostsPass
+    : Pass<"vyre-estimate-kernel-costs", "::mlir::ModuleOp"> {
+  let summary = "Give each dispatch without vyre.cost_us an estimate of its "
+                "kernel's time, from the kernel's body and the grid";
+  let description = [{
+    Compilers do not write `vyre.cost_us` on their launches, so the cost
+    model of `--overlap-copies` and the simulator would assume
+    `default-kernel-us` for every kernel. This pass estimates each
+    `vyre.dispatch` that declares no time with a roofline:
+
+    - one thread's work is read off the kernel's body: the bytes its loads
+      and stores move to and from global memory (`memref.load`,
+      `memref.store`, `vector.load`, `vector.store`, `memref.atomic_rmw`
+      twice; workgroup and private memory are on the chip and not counted)
+      and its floating-point operations (`arith` float ops and `math` ops,
+      one per lane; `math.fma` two). An `scf.for` counts its constant trip
+      count times, an `scf.if` its costlier side;
+    - the threads are the product of the dispatch's grid and block sizes,
+      which must be constants;
+    - the time is the longer of moving all threads' bytes at `memory-gbps`
+      and doing their operations at `tflops`.
+
+    The estimate is written as `vyre.cost_us`, with `vyre.cost_estimated`
+    beside it, so that the passes after it read it as a declared time. A
+    dispatch that declares its time keeps it. Where no estimate can be made
+    (a loop of unknown trip count, a call, a grid that is not constant, a
+    memory op that is not counted), the dispatch is left as it is, and the
+    default applies.
+
+    With `--remarks-filter=estimate-kernel-costs`, each estimate is an
+    `analysis` remark with its figures, and each dispatch left without one a
+    `missed` remark with the reason.
+
+    The defaults are an H200's datasheet figures (HBM3e, FP32 without
+    tensor cores), not measured here; a roofline is a lower bound of a
+    kernel's time.
+  }];
+  let dependentDialects = ["::mlir::vyre::VyreDialect"];
+  let options = [
+    Option<"memoryGBps", "memory-gbps", "double", /*default=*/"4800.0",
+           "Global memory bandwidth the estimate assumes, GB/s">,
+    Option<"tflops", "tflops", "double", /*default=*/"67.0",
+           "Floating-point throughput the estimate assumes, TFLOP/s">,
+  ];
+}
+
 #endif // VYRE_ANALYSIS_PASSES_TD

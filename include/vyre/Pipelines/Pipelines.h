@@ -35,6 +35,12 @@ struct VyreToGPUPipelineOptions
                      "llvm.noalias where every call in the module passes a "
                      "distinct buffer, and copy functions for such calls"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> estimateCosts{
+      *this, "estimate-costs",
+      llvm::cl::desc("Run --vyre-estimate-kernel-costs: give each dispatch "
+                     "without vyre.cost_us a roofline estimate of its "
+                     "kernel's time, for the cost model"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> pipelineLoops{
       *this, "pipeline-loops",
       llvm::cl::desc("Run --vyre-pipeline-loops before --overlap-copies "
@@ -62,7 +68,7 @@ struct VyreToGPUPipelineOptions
 
 /// Adds to `pm` (anchored on `builtin.module`) the passes that take a vyre
 /// program to the gpu dialect: --vyre-deduce-noalias, --vyre-kernel-access,
-/// --vyre-function-effects, --vyre-pipeline-loops
+/// --vyre-estimate-kernel-costs, --vyre-function-effects, --vyre-pipeline-loops
 /// and --overlap-copies on every func.func,
 /// --convert-vyre-to-gpu, then canonicalize and cse. Upstream
 /// --gpu-lower-to-nvvm-pipeline continues from there.

@@ -1,0 +1,280 @@
+//===- KernelWork.cpp - What a kernel's threads do, counted -----*- C++ -*-===//
+
+#include "vyre/Analysis/KernelWork.h"
+
+#include "vyre/Analysis/DeviceCosts.h"
+#include "vyre/Dialect/Vyre/IR/VyreOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::vyre;
+
+namespace {
+
+/// Whether memory of `type` is on the chip (workgroup or private memory).
+bool isOnChip(BaseMemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (auto address = dyn_cast_if_present<gpu::AddressSpaceAttr>(space))
+    return address.getValue() != gpu::AddressSpace::Global;
+  // NVVM's numbering: 3 is shared (workgroup) memory, 5 local (private).
+  if (auto number = dyn_cast_if_present<IntegerAttr>(space))
+    return number.getInt() == 3 || number.getInt() == 5;
+  return false;
+}
+
+/// Counts one thread's work, region by region.
+class WorkCounter {
+public:
+  explicit WorkCounter(Operation *kernel) : kernel(kernel) {}
+
+  std::optional<KernelWork> countRegion(Region &region) {
+    KernelWork total;
+    if (region.empty())
+      return total;
+    // Branches between blocks may loop: their count is not known.
+    if (!region.hasOneBlock()) {
+      fail(region.getParentOp(), "branches between blocks");
+      return std::nullopt;
+    }
+    for (Block &block : region)
+      for (Operation &op : block) {
+        std::optional<KernelWork> work = countOp(&op);
+        if (!work || !add(total, *work, &op))
+          return std::nullopt;
+      }
+    return total;
+  }
+
+  std::string whyNot;
+
+private:
+  std::optional<KernelWork> fail(Operation *op, const Twine &reason) {
+    if (whyNot.empty())
+      whyNot = ("'" + op->getName().getStringRef() + "' " + reason).str();
+    return std::nullopt;
+  }
+
+  bool add(KernelWork &into, const KernelWork &work, Operation *at) {
+    std::optional<uint64_t> bytes = llvm::checkedAddUnsigned(into.bytes,
+                                                             work.bytes);
+    std::optional<uint64_t> flops = llvm::checkedAddUnsigned(into.flops,
+                                                             work.flops);
+    if (!bytes || !flops) {
+      fail(at, "makes the count pass 2^64 - 1");
+      return false;
+    }
+    into = {*bytes, *flops};
+    return true;
+  }
+
+  /// The bytes one access of `type` (an element or a vector of them) to a
+  /// buffer of `buffer` type moves from or to global memory.
+  std::optional<uint64_t> accessBytes(Type type, Value buffer, Operation *op) {
+    auto memref = dyn_cast<BaseMemRefType>(buffer.getType());
+    if (memref && isOnChip(memref))
+      return 0;
+    std::optional<uint64_t> bytes =
+        getElementBytes(type, layouts.closest(kernel));
+    if (!bytes)
+      fail(op, "accesses elements of no known size");
+    return bytes;
+  }
+
+  /// The floating-point operations of `op` itself.
+  uint64_t countFlops(Operation *op) {
+    bool isFloatMath =
+        isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+            arith::RemFOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
+            arith::MaxNumFOp, arith::MinNumFOp>(op) ||
+        op->getName().getDialectNamespace() == "math";
+    if (!isFloatMath || op->getNumResults() != 1)
+      return 0;
+    Type type = op->getResult(0).getType();
+    uint64_t lanes = 1;
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      if (vector.isScalable())
+        return 0;
+      lanes = vector.getNumElements();
+      type = vector.getElementType();
+    }
+    if (!isa<FloatType>(type))
+      return 0;
+    return lanes * (isa<math::FmaOp>(op) ? 2 : 1);
+  }
+
+  std::optional<KernelWork> countOp(Operation *op) {
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      return bytesOf(load.getType(), load.getMemRef(), op);
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      return bytesOf(store.getValueToStore().getType(), store.getMemRef(), op);
+    if (auto load = dyn_cast<vector::LoadOp>(op))
+      return bytesOf(load.getVectorType(), load.getBase(), op);
+    if (auto store = dyn_cast<vector::StoreOp>(op))
+      return bytesOf(store.getVectorType(), store.getBase(), op);
+    if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
+      std::optional<KernelWork> once =
+          bytesOf(atomic.getType(), atomic.getMemref(), op);
+      if (once)
+        once->bytes *= 2; // Read, then written.
+      return once;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return countLoop(loop);
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      std::optional<KernelWork> then = countRegion(branch.getThenRegion());
+      std::optional<KernelWork> otherwise =
+          countRegion(branch.getElseRegion());
+      if (!then || !otherwise)
+        return std::nullopt;
+      return KernelWork{std::max(then->bytes, otherwise->bytes),
+                        std::max(then->flops, otherwise->flops)};
+    }
+    if (isa<CallOpInterface>(op))
+      return fail(op, "calls a function whose work is not counted");
+    if (op->getNumRegions() != 0 && !isa<scf::ExecuteRegionOp>(op))
+      return fail(op, "runs regions whose work is not counted");
+    KernelWork work{0, countFlops(op)};
+    for (Region &region : op->getRegions()) {
+      std::optional<KernelWork> inner = countRegion(region);
+      if (!inner || !add(work, *inner, op))
+        return std::nullopt;
+    }
+    // Any other op that reads or writes memory is not counted: refuse
+    // rather than count it as nothing.
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects(instances);
+      for (const MemoryEffects::EffectInstance &instance : instances)
+        if (isa<MemoryEffects::Read, MemoryEffects::Write>(
+                instance.getEffect()) &&
+            !isa<gpu::BarrierOp>(op))
+          return fail(op, "accesses memory in a way that is not counted");
+    }
+    return work;
+  }
+
+  std::optional<KernelWork> bytesOf(Type type, Value buffer, Operation *op) {
+    std::optional<uint64_t> bytes = accessBytes(type, buffer, op);
+    if (!bytes)
+      return std::nullopt;
+    return KernelWork{*bytes, 0};
+  }
+
+  std::optional<KernelWork> countLoop(scf::ForOp loop) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!lower || !upper || !step || *step <= 0)
+      return fail(loop, "runs a number of iterations that is not a constant");
+    uint64_t trips =
+        *upper <= *lower
+            ? 0
+            : (static_cast<uint64_t>(*upper) - static_cast<uint64_t>(*lower) +
+               static_cast<uint64_t>(*step) - 1) /
+                  static_cast<uint64_t>(*step);
+    std::optional<KernelWork> body = countRegion(loop.getRegion());
+    if (!body)
+      return std::nullopt;
+    std::optional<uint64_t> bytes = llvm::checkedMulUnsigned(body->bytes, trips);
+    std::optional<uint64_t> flops = llvm::checkedMulUnsigned(body->flops, trips);
+    if (!bytes || !flops)
+      return fail(loop, "makes the count pass 2^64 - 1");
+    return KernelWork{*bytes, *flops};
+  }
+
+  Operation *kernel;
+  DataLayoutCache layouts;
+};
+
+/// `value` as a constant integer, folding the pure ops that compute it from
+/// constants (a grid that upstream's loop mapping computes with
+/// `affine.apply` and `arith` ops); none otherwise.
+std::optional<int64_t> foldToInteger(Value value, unsigned depth = 8) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return constant;
+  Operation *op = value.getDefiningOp();
+  if (!op || depth == 0 || !isPure(op) || op->getNumRegions() != 0)
+    return std::nullopt;
+  SmallVector<Attribute> operands;
+  for (Value operand : op->getOperands()) {
+    std::optional<int64_t> folded = foldToInteger(operand, depth - 1);
+    if (!folded)
+      return std::nullopt;
+    operands.push_back(IntegerAttr::get(operand.getType(), *folded));
+  }
+  SmallVector<OpFoldResult> results;
+  if (failed(op->fold(operands, results)) ||
+      results.size() != op->getNumResults())
+    return std::nullopt;
+  auto result = dyn_cast<OpResult>(value);
+  auto attribute = dyn_cast_if_present<IntegerAttr>(
+      dyn_cast_if_present<Attribute>(results[result.getResultNumber()]));
+  if (!attribute)
+    return std::nullopt;
+  return attribute.getInt();
+}
+
+template <typename DispatchT>
+std::optional<uint64_t> threadsOf(DispatchT dispatch) {
+  uint64_t threads = 1;
+  for (Value size : {dispatch.getGridSizeX(), dispatch.getGridSizeY(),
+                     dispatch.getGridSizeZ(), dispatch.getBlockSizeX(),
+                     dispatch.getBlockSizeY(), dispatch.getBlockSizeZ()}) {
+    std::optional<int64_t> constant = foldToInteger(size);
+    if (!constant || *constant < 0)
+      return std::nullopt;
+    std::optional<uint64_t> product =
+        llvm::checkedMulUnsigned(threads, static_cast<uint64_t>(*constant));
+    if (!product)
+      return std::nullopt;
+    threads = *product;
+  }
+  return threads;
+}
+
+} // namespace
+
+std::optional<KernelWork> mlir::vyre::computeKernelWork(Operation *kernel,
+                                                        std::string *whyNot) {
+  if (kernel->getNumRegions() != 1 || kernel->getRegion(0).empty()) {
+    if (whyNot)
+      *whyNot = "the kernel has no body";
+    return std::nullopt;
+  }
+  WorkCounter counter(kernel);
+  std::optional<KernelWork> work = counter.countRegion(kernel->getRegion(0));
+  if (!work && whyNot)
+    *whyNot = counter.whyNot;
+  return work;
+}
+
+std::optional<uint64_t> mlir::vyre::getLaunchedThreads(Operation *dispatch) {
+  if (auto vyreDispatch = dyn_cast<DispatchOp>(dispatch))
+    return threadsOf(vyreDispatch);
+  if (auto launch = dyn_cast<gpu::LaunchFuncOp>(dispatch))
+    return threadsOf(launch);
+  return std::nullopt;
+}
+
+double mlir::vyre::estimateKernelMicros(const KernelWork &work,
+                                        uint64_t threads,
+                                        const Roofline &roofline) {
+  // 1 GB/s moves 1e3 bytes per microsecond; 1 TFLOP/s does 1e6 operations.
+  double memoryUs = static_cast<double>(work.bytes) *
+                    static_cast<double>(threads) / (roofline.memoryGBps * 1e3);
+  double computeUs = static_cast<double>(work.flops) *
+                     static_cast<double>(threads) / (roofline.tflops * 1e6);
+  return std::max(memoryUs, computeUs);
+}
