@@ -58,7 +58,9 @@ struct EstimateKernelCostsPass
     // Remarks are built only for a remark engine to take them.
     bool remarks = getContext().getRemarkEngine() != nullptr;
     getOperation()->walk([&](DispatchOp dispatch) {
-      if (getDeclaredKernelMicros(dispatch))
+      // A declared time stands, whatever it is (the passes that read it
+      // judge it).
+      if (dispatch->hasAttr(kKernelCostAttrName))
         return;
       auto missed = [&](const std::string &why) {
         if (remarks)
@@ -82,6 +84,8 @@ struct EstimateKernelCostsPass
       if (!threads)
         return missed("its grid and block sizes are not all constants");
       double micros = estimateKernelMicros(*count.work, *threads, roofline);
+      if (!std::isfinite(micros))
+        return missed("the estimate is not a finite number of microseconds");
       MLIRContext *context = dispatch.getContext();
       dispatch->setAttr(kKernelCostAttrName,
                         FloatAttr::get(Float64Type::get(context), micros));

@@ -3,6 +3,7 @@
 #include "vyre/Analysis/KernelWork.h"
 
 #include "vyre/Analysis/DeviceCosts.h"
+#include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -32,6 +34,44 @@ bool isOnChip(BaseMemRefType type) {
   if (auto number = dyn_cast_if_present<IntegerAttr>(space))
     return number.getInt() == 3 || number.getInt() == 5;
   return false;
+}
+
+/// A constant of at most 64 bits, as its bits; none for another value or a
+/// wider one.
+std::optional<APInt> getConstantBits(Value value) {
+  Type type = value.getType();
+  if (!type.isIndex() && !(type.isInteger() && type.getIntOrFloatBitWidth() <= 64))
+    return std::nullopt;
+  APInt bits;
+  if (!matchPattern(value, m_ConstantInt(&bits)))
+    return std::nullopt;
+  return bits.sextOrTrunc(64);
+}
+
+/// The iterations of `loop`, from constant bounds compared as the loop
+/// compares them (signed, or unsigned); none otherwise.
+std::optional<uint64_t> countTrips(scf::ForOp loop) {
+  std::optional<APInt> lower = getConstantBits(loop.getLowerBound());
+  std::optional<APInt> upper = getConstantBits(loop.getUpperBound());
+  std::optional<APInt> step = getConstantBits(loop.getStep());
+  if (!lower || !upper || !step)
+    return std::nullopt;
+  unsigned width = loop.getLowerBound().getType().isIndex()
+                       ? 64
+                       : loop.getLowerBound().getType().getIntOrFloatBitWidth();
+  // Back to the loop's own width: its values wrap there.
+  APInt low = lower->trunc(width), high = upper->trunc(width),
+        stride = step->trunc(width);
+  bool isUnsigned = loop.getUnsignedCmp();
+  if (stride.isZero() || (!isUnsigned && stride.isNegative()))
+    return std::nullopt;
+  if (isUnsigned ? high.ule(low) : high.sle(low))
+    return 0;
+  // high - low fits in `width` bits unsigned; round up without overflow.
+  APInt span = high - low;
+  APInt quotient = span.udiv(stride);
+  uint64_t trips = quotient.getZExtValue();
+  return span.urem(stride).isZero() ? trips : trips + 1;
 }
 
 /// Counts one thread's work, region by region.
@@ -85,33 +125,67 @@ private:
     auto memref = dyn_cast<BaseMemRefType>(buffer.getType());
     if (memref && isOnChip(memref))
       return 0;
+    // A thread's own stack (memref.alloca in the kernel) is private memory.
+    if (SlotAccessAnalysis::resolveRoot(buffer).getDefiningOp<
+            memref::AllocaOp>())
+      return 0;
+    std::optional<uint64_t> lanes = countLanes(type, op);
+    if (!lanes)
+      return std::nullopt;
     std::optional<uint64_t> bytes =
-        getElementBytes(type, layouts.closest(kernel));
-    if (!bytes)
+        getElementBytes(getElementTypeOrSelf(type), layouts.closest(kernel));
+    std::optional<uint64_t> total =
+        bytes ? llvm::checkedMulUnsigned(*bytes, *lanes) : std::nullopt;
+    if (!total)
       fail(op, "accesses elements of no known size");
-    return bytes;
+    return total;
   }
 
-  /// The floating-point operations of `op` itself.
-  uint64_t countFlops(Operation *op) {
+  /// The lanes of a value of `type`: 1 for a scalar, the elements of a
+  /// fixed-size vector; none (after a failure) for a scalable one or one of
+  /// more than 2^64 - 1 elements.
+  std::optional<uint64_t> countLanes(Type type, Operation *op) {
+    auto vector = dyn_cast<VectorType>(type);
+    if (!vector)
+      return 1;
+    if (vector.isScalable()) {
+      fail(op, "works on scalable vectors, whose size is not known");
+      return std::nullopt;
+    }
+    uint64_t lanes = 1;
+    for (int64_t size : vector.getShape()) {
+      std::optional<uint64_t> product =
+          llvm::checkedMulUnsigned(lanes, static_cast<uint64_t>(size));
+      if (!product) {
+        fail(op, "makes the count pass 2^64 - 1");
+        return std::nullopt;
+      }
+      lanes = *product;
+    }
+    return lanes;
+  }
+
+  /// The floating-point operations of `op` itself (none after a failure).
+  std::optional<uint64_t> countFlops(Operation *op) {
     bool isFloatMath =
         isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
             arith::RemFOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
             arith::MaxNumFOp, arith::MinNumFOp>(op) ||
         op->getName().getDialectNamespace() == "math";
-    if (!isFloatMath || op->getNumResults() != 1)
+    if (!isFloatMath || op->getNumResults() == 0)
       return 0;
     Type type = op->getResult(0).getType();
-    uint64_t lanes = 1;
-    if (auto vector = dyn_cast<VectorType>(type)) {
-      if (vector.isScalable())
-        return 0;
-      lanes = vector.getNumElements();
-      type = vector.getElementType();
-    }
-    if (!isa<FloatType>(type))
+    if (!isa<FloatType>(getElementTypeOrSelf(type)))
       return 0;
-    return lanes * (isa<math::FmaOp>(op) ? 2 : 1);
+    std::optional<uint64_t> lanes = countLanes(type, op);
+    if (!lanes)
+      return std::nullopt;
+    // One per lane and result (math.sincos makes two), two for an fma.
+    uint64_t perLane = op->getNumResults() * (isa<math::FmaOp>(op) ? 2 : 1);
+    std::optional<uint64_t> flops = llvm::checkedMulUnsigned(*lanes, perLane);
+    if (!flops)
+      fail(op, "makes the count pass 2^64 - 1");
+    return flops;
   }
 
   std::optional<KernelWork> countOp(Operation *op) {
@@ -145,23 +219,30 @@ private:
       return fail(op, "calls a function whose work is not counted");
     if (op->getNumRegions() != 0 && !isa<scf::ExecuteRegionOp>(op))
       return fail(op, "runs regions whose work is not counted");
-    KernelWork work{0, countFlops(op)};
+    std::optional<uint64_t> flops = countFlops(op);
+    if (!flops)
+      return std::nullopt;
+    KernelWork work{0, *flops};
     for (Region &region : op->getRegions()) {
       std::optional<KernelWork> inner = countRegion(region);
       if (!inner || !add(work, *inner, op))
         return std::nullopt;
     }
-    // Any other op that reads or writes memory is not counted: refuse
-    // rather than count it as nothing.
+    // Any other op that reads or writes memory, or may (it declares no
+    // effects), is not counted: refuse rather than count it as nothing.
+    if (isa<gpu::BarrierOp>(op) || op->hasTrait<OpTrait::IsTerminator>())
+      return work;
     if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
       SmallVector<MemoryEffects::EffectInstance> instances;
       effects.getEffects(instances);
       for (const MemoryEffects::EffectInstance &instance : instances)
         if (isa<MemoryEffects::Read, MemoryEffects::Write>(
-                instance.getEffect()) &&
-            !isa<gpu::BarrierOp>(op))
+                instance.getEffect()))
           return fail(op, "accesses memory in a way that is not counted");
+      return work;
     }
+    if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return fail(op, "has effects that are not declared");
     return work;
   }
 
@@ -173,22 +254,16 @@ private:
   }
 
   std::optional<KernelWork> countLoop(scf::ForOp loop) {
-    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    if (!lower || !upper || !step || *step <= 0)
+    std::optional<uint64_t> trips = countTrips(loop);
+    if (!trips)
       return fail(loop, "runs a number of iterations that is not a constant");
-    uint64_t trips =
-        *upper <= *lower
-            ? 0
-            : (static_cast<uint64_t>(*upper) - static_cast<uint64_t>(*lower) +
-               static_cast<uint64_t>(*step) - 1) /
-                  static_cast<uint64_t>(*step);
     std::optional<KernelWork> body = countRegion(loop.getRegion());
     if (!body)
       return std::nullopt;
-    std::optional<uint64_t> bytes = llvm::checkedMulUnsigned(body->bytes, trips);
-    std::optional<uint64_t> flops = llvm::checkedMulUnsigned(body->flops, trips);
+    std::optional<uint64_t> bytes =
+        llvm::checkedMulUnsigned(body->bytes, *trips);
+    std::optional<uint64_t> flops =
+        llvm::checkedMulUnsigned(body->flops, *trips);
     if (!bytes || !flops)
       return fail(loop, "makes the count pass 2^64 - 1");
     return KernelWork{*bytes, *flops};
@@ -198,41 +273,58 @@ private:
   DataLayoutCache layouts;
 };
 
-/// `value` as a constant integer, folding the pure ops that compute it from
-/// constants (a grid that upstream's loop mapping computes with
-/// `affine.apply` and `arith` ops); none otherwise.
-std::optional<int64_t> foldToInteger(Value value, unsigned depth = 8) {
-  if (std::optional<int64_t> constant = getConstantIntValue(value))
-    return constant;
-  Operation *op = value.getDefiningOp();
-  if (!op || depth == 0 || !isPure(op) || op->getNumRegions() != 0)
-    return std::nullopt;
-  SmallVector<Attribute> operands;
-  for (Value operand : op->getOperands()) {
-    std::optional<int64_t> folded = foldToInteger(operand, depth - 1);
-    if (!folded)
-      return std::nullopt;
-    operands.push_back(IntegerAttr::get(operand.getType(), *folded));
+/// Grid sizes as constant integers, folding the pure ops that compute them
+/// from constants (a grid that upstream's loop mapping computes with
+/// `affine.apply` and `arith` ops), each value once.
+class IntegerFolder {
+public:
+  std::optional<int64_t> fold(Value value, unsigned depth = 8) {
+    auto [found, inserted] = folded.try_emplace(value, std::nullopt);
+    if (inserted)
+      found->second = compute(value, depth);
+    return folded.lookup(value);
   }
-  SmallVector<OpFoldResult> results;
-  if (failed(op->fold(operands, results)) ||
-      results.size() != op->getNumResults())
-    return std::nullopt;
-  auto result = dyn_cast<OpResult>(value);
-  auto attribute = dyn_cast_if_present<IntegerAttr>(
-      dyn_cast_if_present<Attribute>(results[result.getResultNumber()]));
-  if (!attribute)
-    return std::nullopt;
-  return attribute.getInt();
-}
+
+private:
+  std::optional<int64_t> compute(Value value, unsigned depth) {
+    Type type = value.getType();
+    if (!type.isIndex() &&
+        !(type.isInteger() && type.getIntOrFloatBitWidth() <= 64))
+      return std::nullopt;
+    if (std::optional<APInt> bits = getConstantBits(value))
+      return bits->getSExtValue();
+    Operation *op = value.getDefiningOp();
+    if (!op || depth == 0 || !isPure(op) || op->getNumRegions() != 0)
+      return std::nullopt;
+    SmallVector<Attribute> operands;
+    for (Value operand : op->getOperands()) {
+      std::optional<int64_t> constant = fold(operand, depth - 1);
+      if (!constant)
+        return std::nullopt;
+      operands.push_back(IntegerAttr::get(operand.getType(), *constant));
+    }
+    SmallVector<OpFoldResult> results;
+    if (failed(op->fold(operands, results)) ||
+        results.size() != op->getNumResults())
+      return std::nullopt;
+    auto attribute = dyn_cast_if_present<IntegerAttr>(dyn_cast_if_present<
+        Attribute>(results[cast<OpResult>(value).getResultNumber()]));
+    if (!attribute || attribute.getValue().getBitWidth() > 64)
+      return std::nullopt;
+    return attribute.getValue().getSExtValue();
+  }
+
+  DenseMap<Value, std::optional<int64_t>> folded;
+};
 
 template <typename DispatchT>
 std::optional<uint64_t> threadsOf(DispatchT dispatch) {
+  IntegerFolder folder;
   uint64_t threads = 1;
   for (Value size : {dispatch.getGridSizeX(), dispatch.getGridSizeY(),
                      dispatch.getGridSizeZ(), dispatch.getBlockSizeX(),
                      dispatch.getBlockSizeY(), dispatch.getBlockSizeZ()}) {
-    std::optional<int64_t> constant = foldToInteger(size);
+    std::optional<int64_t> constant = folder.fold(size);
     if (!constant || *constant < 0)
       return std::nullopt;
     std::optional<uint64_t> product =

@@ -48,6 +48,35 @@ gpu.module @k {
     }
     gpu.return
   }
+  // An unsigned loop of i32 runs 2^32 - 1 times: 4 bytes each.
+  gpu.func @unsigned_loop(%y: memref<256xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %last = arith.constant -1 : i32
+    %v = arith.constant 1.0 : f32
+    %i = arith.constant 0 : index
+    scf.for unsigned %k = %c0 to %last step %c1 : i32 {
+      memref.store %v, %y[%i] : memref<256xf32>
+    }
+    gpu.return
+  }
+  // 2^63 iterations of 4 bytes pass 2^64 - 1 bytes: not estimated.
+  gpu.func @overflowing(%y: memref<256xf32>) kernel {
+    %lo = arith.constant -9223372036854775808 : index
+    %hi = arith.constant 9223372036854775807 : index
+    %c1 = arith.constant 1 : index
+    %v = arith.constant 1.0 : f32
+    %i = arith.constant 0 : index
+    scf.for %k = %lo to %hi step %c1 {
+      memref.store %v, %y[%i] : memref<256xf32>
+    }
+    gpu.return
+  }
+  // An op that declares no effects may touch memory: not estimated.
+  gpu.func @bulk_store(%p: !llvm.ptr, %n: i64) kernel {
+    nvvm.st.bulk %p, size = %n : !llvm.ptr
+    gpu.return
+  }
   // A loop of unknown trip count: not estimated.
   gpu.func @unbounded(%y: memref<256xf32>, %n: index) kernel {
     %c0 = arith.constant 0 : index
@@ -61,7 +90,7 @@ gpu.module @k {
 }
 
 // CHECK-LABEL: func.func @estimates
-func.func @estimates(%n: index, %flag: i1) {
+func.func @estimates(%n: index, %flag: i1, %p: !llvm.ptr, %bytes: i64) {
   %c1 = arith.constant 1 : index
   %c256 = arith.constant 256 : index
   %c1024 = arith.constant 1024 : index
@@ -97,5 +126,17 @@ func.func @estimates(%n: index, %flag: i1) {
   // CHECK-NOT: vyre.cost_us
   // expected-remark @below {{kernel time not estimated: 'scf.for' runs a number of iterations that is not a constant; the default kernel time applies}}
   vyre.dispatch @k::@unbounded blocks(%c1, %c1, %c1) threads(%c256, %c1, %c1) args(%z, %n : memref<256xf32>, index)
+  // CHECK: vyre.dispatch @k::@unsigned_loop
+  // expected-remark @below {{kernel time estimated at 3579.139 us: 1 threads of 17179869180 bytes and 0 floating-point operations each}}
+  vyre.dispatch @k::@unsigned_loop blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%z : memref<256xf32>)
+  // expected-remark @below {{kernel time not estimated: 'scf.for' makes the count pass 2^64 - 1; the default kernel time applies}}
+  vyre.dispatch @k::@overflowing blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%z : memref<256xf32>)
+  // expected-remark @below {{kernel time not estimated: 'nvvm.st.bulk' has effects that are not declared; the default kernel time applies}}
+  vyre.dispatch @k::@bulk_store blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%p, %bytes : !llvm.ptr, i64)
+  // A time declared in another type stands too (the passes that read it
+  // judge it).
+  // CHECK: vyre.dispatch @k::@square
+  // CHECK-SAME: {vyre.cost_us = 30 : i64}
+  vyre.dispatch @k::@square blocks(%c1024, %c1, %c1) threads(%c256, %c1, %c1) args(%x, %y : memref<262144xf32>, memref<262144xf32>) {vyre.cost_us = 30 : i64}
   return
 }

@@ -89,10 +89,12 @@ def EstimateKernelCostsPass
     - one thread's work is read off the kernel's body: the bytes its loads
       and stores move to and from global memory (`memref.load`,
       `memref.store`, `vector.load`, `vector.store`, `memref.atomic_rmw`
-      twice; workgroup and private memory are on the chip and not counted)
-      and its floating-point operations (`arith` float ops and `math` ops,
-      one per lane; `math.fma` two). An `scf.for` counts its constant trip
-      count times, an `scf.if` its costlier side;
+      twice; workgroup and private memory, and a thread's own
+      `memref.alloca`, are not counted) and its floating-point operations
+      (`arith` float ops and `math` ops, one per lane and result;
+      `math.fma` two). An `scf.for` counts its constant trip count times
+      (bounds compared signed or, for `scf.for unsigned`, unsigned), an
+      `scf.if` its costlier side;
     - the threads are the product of the dispatch's grid and block sizes,
       which must be constants;
     - the time is the longer of moving all threads' bytes at `memory-gbps`
@@ -100,10 +102,12 @@ def EstimateKernelCostsPass
 
     The estimate is written as `vyre.cost_us`, with `vyre.cost_estimated`
     beside it, so that the passes after it read it as a declared time. A
-    dispatch that declares its time keeps it. Where no estimate can be made
-    (a loop of unknown trip count, a call, a grid that is not constant, a
-    memory op that is not counted), the dispatch is left as it is, and the
-    default applies.
+    dispatch that has a `vyre.cost_us` keeps it, whatever its type. Where no
+    estimate can be made (a loop of unknown trip count, a call, branches
+    between blocks, a grid that is not constant, a memory op that is not
+    counted, an op that declares no effects, a scalable vector, a count
+    past 2^64 - 1, an estimate that is not finite), the dispatch is left as
+    it is, and the default applies.
 
     With `--remarks-filter=estimate-kernel-costs`, each estimate is an
     `analysis` remark with its figures, and each dispatch left without one a
