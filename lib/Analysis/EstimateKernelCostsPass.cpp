@@ -32,6 +32,17 @@ namespace {
 constexpr StringLiteral kRemarkCategory = "estimate-kernel-costs";
 constexpr StringLiteral kEstimatedAttrName = "vyre.cost_estimated";
 
+/// A kernel and the six values of its grid and block sizes.
+using LaunchKey =
+    std::tuple<Operation *, Value, Value, Value, Value, Value, Value>;
+
+/// The estimate of one launch, and the attributes that carry it.
+struct Estimate {
+  std::optional<uint64_t> threads;
+  double micros = 0;
+  DictionaryAttr attributes;
+};
+
 /// A kernel's work per thread, or why there is none.
 struct CountedKernel {
   std::optional<KernelWork> work;
@@ -53,20 +64,24 @@ struct EstimateKernelCostsPass
     Roofline roofline{memoryGBps, tflops};
     KernelSymbols &kernels = getAnalysis<KernelSymbols>();
     SymbolTableCollection symbols;
+    MLIRContext *context = &getContext();
+    StringAttr costName = StringAttr::get(context, kKernelCostAttrName);
+    StringAttr estimatedName = StringAttr::get(context, kEstimatedAttrName);
+    UnitAttr unit = UnitAttr::get(context);
+    Type f64 = Float64Type::get(context);
     DenseMap<Operation *, CountedKernel> counted;
-    bool changed = false;
-    // Remarks are built only for a remark engine to take them.
-    bool remarks = getContext().getRemarkEngine() != nullptr;
+    DenseMap<LaunchKey, Estimate> estimates;
+    // Remark texts are built only for remarks the engine takes.
     getOperation()->walk([&](DispatchOp dispatch) {
       // A declared time stands, whatever it is (the passes that read it
       // judge it).
       if (dispatch->hasAttr(kKernelCostAttrName))
         return;
-      auto missed = [&](const std::string &why) {
-        if (remarks)
-          remark::missed(dispatch.getLoc(), options("KernelTimeNotEstimated"))
-              << "kernel time not estimated: " + why +
-                     "; the default kernel time applies";
+      auto missed = [&](StringRef why) {
+        if (auto remark = remark::missed(dispatch.getLoc(),
+                                         options("KernelTimeNotEstimated")))
+          remark << "kernel time not estimated: " + why.str() +
+                        "; the default kernel time applies";
       };
       SymbolRefAttr reference = dispatch.getKernelAttr();
       Operation *kernel = kernels.lookup(reference);
@@ -80,21 +95,46 @@ struct EstimateKernelCostsPass
       const CountedKernel &count = found->second;
       if (!count.work)
         return missed(count.whyNot);
-      std::optional<uint64_t> threads = getLaunchedThreads(dispatch);
-      if (!threads)
+      // Dispatches of one kernel on the same grid values (constants are
+      // shared) share their estimate and their attributes.
+      LaunchKey key{kernel,
+                    dispatch.getGridSizeX(),
+                    dispatch.getGridSizeY(),
+                    dispatch.getGridSizeZ(),
+                    dispatch.getBlockSizeX(),
+                    dispatch.getBlockSizeY(),
+                    dispatch.getBlockSizeZ()};
+      auto [known, isNew] = estimates.try_emplace(key);
+      Estimate &estimate = known->second;
+      if (isNew) {
+        estimate.threads = getLaunchedThreads(dispatch);
+        if (estimate.threads) {
+          estimate.micros =
+              estimateKernelMicros(*count.work, *estimate.threads, roofline);
+          estimate.attributes = DictionaryAttr::get(
+              context, {NamedAttribute(costName,
+                                       FloatAttr::get(f64, estimate.micros)),
+                        NamedAttribute(estimatedName, unit)});
+        }
+      }
+      if (!estimate.threads)
         return missed("its grid and block sizes are not all constants");
-      double micros = estimateKernelMicros(*count.work, *threads, roofline);
+      double micros = estimate.micros;
+      std::optional<uint64_t> threads = estimate.threads;
       if (!std::isfinite(micros))
         return missed("the estimate is not a finite number of microseconds");
-      MLIRContext *context = dispatch.getContext();
-      dispatch->setAttr(kKernelCostAttrName,
-                        FloatAttr::get(Float64Type::get(context), micros));
-      dispatch->setAttr(kEstimatedAttrName, UnitAttr::get(context));
-      changed = true;
-      if (!remarks)
-        return;
-      remark::analysis(dispatch.getLoc(), options("KernelTimeEstimated"))
-          << llvm::formatv("kernel time estimated at {0:F3} us: {1} threads "
+      DictionaryAttr existing = dispatch->getDiscardableAttrDictionary();
+      if (existing.empty()) {
+        dispatch->setDiscardableAttrs(estimate.attributes);
+      } else {
+        NamedAttrList attributes(existing);
+        for (NamedAttribute attribute : estimate.attributes)
+          attributes.append(attribute);
+        dispatch->setDiscardableAttrs(attributes.getDictionary(context));
+      }
+      if (auto remark = remark::analysis(dispatch.getLoc(),
+                                         options("KernelTimeEstimated")))
+        remark << llvm::formatv("kernel time estimated at {0:F3} us: {1} threads "
                            "of {2} bytes and {3} floating-point operations "
                            "each, at {4} GB/s and {5} TFLOP/s",
                            micros, *threads, count.work->bytes,
@@ -102,11 +142,10 @@ struct EstimateKernelCostsPass
                            tflops.getValue())
                  .str();
     });
-    // Only attributes of dispatches change: every analysis still holds.
-    if (!changed)
-      markAllAnalysesPreserved();
-    else
-      markAnalysesPreserved<KernelSymbols>();
+    // Only discardable attributes of dispatches change, which no analysis
+    // reads and which are well formed by construction: every analysis
+    // still holds, and the pass manager need not verify the module again.
+    markAllAnalysesPreserved();
   }
 
   remark::RemarkOpts options(StringRef name) {

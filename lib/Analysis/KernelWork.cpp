@@ -43,8 +43,15 @@ std::optional<APInt> getConstantBits(Value value) {
   if (!type.isIndex() && !(type.isInteger() && type.getIntOrFloatBitWidth() <= 64))
     return std::nullopt;
   APInt bits;
-  if (!matchPattern(value, m_ConstantInt(&bits)))
+  // arith.constant first, without folding it.
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>()) {
+    auto attribute = dyn_cast<IntegerAttr>(constant.getValue());
+    if (!attribute)
+      return std::nullopt;
+    bits = attribute.getValue();
+  } else if (!matchPattern(value, m_ConstantInt(&bits))) {
     return std::nullopt;
+  }
   return bits.sextOrTrunc(64);
 }
 
@@ -319,12 +326,20 @@ private:
 
 template <typename DispatchT>
 std::optional<uint64_t> threadsOf(DispatchT dispatch) {
-  IntegerFolder folder;
+  // Most grids are constants: the folder (and its map) only for the rest.
+  std::optional<IntegerFolder> folder;
+  auto fold = [&](Value size) -> std::optional<int64_t> {
+    if (std::optional<APInt> bits = getConstantBits(size))
+      return bits->getSExtValue();
+    if (!folder)
+      folder.emplace();
+    return folder->fold(size);
+  };
   uint64_t threads = 1;
   for (Value size : {dispatch.getGridSizeX(), dispatch.getGridSizeY(),
                      dispatch.getGridSizeZ(), dispatch.getBlockSizeX(),
                      dispatch.getBlockSizeY(), dispatch.getBlockSizeZ()}) {
-    std::optional<int64_t> constant = folder.fold(size);
+    std::optional<int64_t> constant = fold(size);
     if (!constant || *constant < 0)
       return std::nullopt;
     std::optional<uint64_t> product =

@@ -115,9 +115,9 @@ public:
     for (func::FuncOp function : module.getOps<func::FuncOp>())
       functions[function.getSymName()] = function;
     collectCalls();
-    // Without calls there is nothing to deduce (and, unless remarks are
-    // asked for, nothing to say): most programs pay one walk.
-    if (calls.empty() && !module.getContext()->getRemarkEngine())
+    // Without calls there is nothing to deduce, nor to say: most programs
+    // pay one walk.
+    if (calls.empty())
       return false;
     collectOtherUses();
     symbols.emplace(module);
