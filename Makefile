@@ -60,6 +60,7 @@ bench: build
 	$(BUILD_DIR)/bin/vyre-bench-slot-access
 	bench/overlap_copies/run.sh $(BUILD_DIR)
 	bench/schedule/run.sh $(BUILD_DIR)
+	python3 bench/real_ir/compare.py $(BUILD_DIR)
 
 docs: configure
 	cmake --build $(BUILD_DIR) --target mlir-doc

@@ -8,10 +8,15 @@
 # tools/vyre-gpu-driver/Driver.cpp, and scripts/run-signature.py prints the
 # driver arguments a function needs.
 #
-# Usage: build-executable.sh INPUT.mlir OUTPUT [--serial] [--build-dir DIR]
-#                            [--rpath PATH] [--runtime cuda|host]
-#                            [--pipeline-options "OPTS"]
+# Usage: build-executable.sh INPUT.mlir OUTPUT [--serial | --drop-in | --upstream]
+#                            [--build-dir DIR] [--rpath PATH]
+#                            [--runtime cuda|host] [--pipeline-options "OPTS"]
 #   --serial   skip --overlap-copies: everything on the main stream
+#   --drop-in  INPUT is host code in the upstream gpu dialect: it goes through
+#              --vyre-gpu-async-pipeline (the options apply to it)
+#   --upstream INPUT is host code in the upstream gpu dialect: it goes through
+#              upstream's --gpu-kernel-outlining and --gpu-async-region, for
+#              comparison
 #   --rpath    where the executable finds libvyre_cuda_runtime.so at run time
 #              (default: the build's lib/; '$ORIGIN' for a relocatable copy)
 #   --runtime  cuda (default) or host (lib/Runtime/HostRuntime.cpp)
@@ -29,6 +34,8 @@ pipeline_options=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --serial) mode=serial ;;
+    --drop-in) mode=drop-in ;;
+    --upstream) mode=upstream ;;
     --build-dir) build=$2; shift ;;
     --rpath) rpath=$2; shift ;;
     --runtime) runtime=$2; shift ;;
@@ -56,6 +63,13 @@ trap 'rm -rf "$work"' EXIT
 
 if [[ $mode == overlap ]]; then
   "$build/bin/vyre-opt" "$input" --vyre-to-gpu-pipeline="$pipeline_options" \
+    -o "$work/gpu.mlir"
+elif [[ $mode == drop-in ]]; then
+  "$build/bin/vyre-opt" "$input" \
+    --vyre-gpu-async-pipeline="$pipeline_options" -o "$work/gpu.mlir"
+elif [[ $mode == upstream ]]; then
+  "$llvm/mlir-opt" "$input" \
+    --pass-pipeline="builtin.module(gpu-kernel-outlining,func.func(gpu-async-region))" \
     -o "$work/gpu.mlir"
 else
   "$build/bin/vyre-opt" "$input" --convert-vyre-to-gpu --canonicalize --cse \

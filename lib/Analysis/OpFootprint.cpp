@@ -180,10 +180,11 @@ static OpFootprint computeOwnFootprint(Operation *op,
     return computeStreamOpFootprint(streamOp, slots);
   // Pinning a host buffer declares no effects; keep it ordered against the
   // buffer's other uses as if it wrote it.
+  // (An argument may be a slot too: the write is to that slot as well.)
   if (isa<gpu::HostRegisterOp, gpu::HostUnregisterOp>(op)) {
     OpFootprint footprint;
-    footprint.host.hostWrites.insert(
-        SlotAccessAnalysis::resolveRoot(op->getOperand(0)));
+    addBufferAccess(footprint.host, op->getOperand(0), /*isWrite=*/true,
+                    slots);
     return footprint;
   }
   // Ops with regions are judged by what is inside them, as long as their own

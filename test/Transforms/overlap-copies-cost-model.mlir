@@ -1,7 +1,10 @@
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies --vyre-verify-schedule | FileCheck %s
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies --remarks-filter=overlap-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s --check-prefix=OFF
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="event-us=0 host-sync-us=0" | FileCheck %s --check-prefix=FREE
+// The cost model as it weighs copies that the host waits for in place
+// (async-in-place=false); overlap-copies-cost-model-async.mlir has the
+// default, where a copy in place does not make the host wait.
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=async-in-place=false --vyre-verify-schedule | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=async-in-place=false --remarks-filter=overlap-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false async-in-place=false" | FileCheck %s --check-prefix=OFF
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="event-us=0 host-sync-us=0 async-in-place=false" | FileCheck %s --check-prefix=FREE
 
 // Tests that a copy with no kernel to run beside stays in place: the kernel
 // right after it reads what it copies. Moving it saves only the copy in

@@ -1,6 +1,8 @@
 // These cases are about copies into the device; D2H copies in them stay
 // synchronous (overlap-copies-async-d2h.mlir covers the asynchronous ones).
 // RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=false" | FileCheck %s
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=false async-in-place=false" | FileCheck %s --check-prefix=BLOCKING
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=false async-in-place=false" --vyre-verify-schedule -o /dev/null
 // The referee accepts every output, with D2H copies synchronous or not.
 // RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false async-d2h=false" --vyre-verify-schedule -o /dev/null
 // RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
@@ -95,16 +97,24 @@ func.func @unknown_effects(%h: memref<16xf32>) {
   return
 }
 
-// Tests that a blocking D2H copy after the wait orders the host too: the host
-// write of the source after it needs no sync.
+// Tests that a D2H copy left on the main stream after the wait orders the
+// host too: the host write of the source after it waits for that copy, which
+// the main stream runs after the copy into the device (async-in-place; the
+// copy into the host no longer blocks the host, so the wait it stood for is
+// placed where the host needs it). With async-in-place=false the copy blocks
+// the host, and the write needs no wait.
 // CHECK-LABEL: func.func @d2h_orders_the_host
+// BLOCKING-LABEL: func.func @d2h_orders_the_host
+// BLOCKING: vyre.copy_d2h %
+// BLOCKING-NEXT: memref.store
 func.func @d2h_orders_the_host(%h: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %v: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<16xf32>
   // CHECK: vyre.wait
   // CHECK-NEXT: vyre.dispatch @k::@read
-  // CHECK-NEXT: vyre.copy_d2h
+  // CHECK-NEXT: %[[T:.+]] = vyre.copy_d2h_async {{.*}} on stream 0
+  // CHECK-NEXT: vyre.sync %[[T]]
   // CHECK-NEXT: memref.store
   // CHECK-NOT: vyre.sync
   vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>

@@ -31,7 +31,8 @@
 // The gpu-level referee checks up to 4096 combinations of branches and loop
 // trip counts per function; a program with more is counted as skipped. The
 // overlapped and imported builds run with one or two side streams, D2H
-// copies on the main stream or their own, pipeline depths 2 to 4 with the
+// copies on the main stream or their own, copies left on the main stream
+// asynchronous there or not (async-in-place), pipeline depths 2 to 4 with the
 // default buffer budget or a small one, and the cost model off or on (it
 // moves some of the programs' copies of 64 bytes, those with a kernel beside
 // them and no join to pay for, and leaves the others). A lowering refusal (a
@@ -94,6 +95,8 @@ struct BuildOptions {
   /// run; without them, only the values of what runs are checked (to show
   /// what that check catches on its own).
   bool referees = true;
+  /// --overlap-copies' async-in-place.
+  bool asyncInPlace = true;
 };
 
 /// What happened to one program: empty if it passed; `skipped` if it has
@@ -345,6 +348,7 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
   // As many D2H streams as side streams: one or two of each.
   overlap.d2hStreams = build.sideStreams;
   overlap.costModel = build.costModel;
+  overlap.asyncInPlace = build.asyncInPlace;
   vyre::PipelineLoopsPassOptions pipelining;
   pipelining.pipelineDepth = build.pipelineDepth;
   if (build.bufferBudget)
@@ -395,6 +399,7 @@ Outcome checkImported(MLIRContext &context, ModuleOp input,
   options.asyncD2H = build.asyncD2H;
   options.d2hStreams = build.sideStreams;
   options.costModel = build.costModel;
+  options.asyncInPlace = build.asyncInPlace;
   options.pipelineDepth = build.pipelineDepth;
   if (build.bufferBudget)
     options.bufferBudget = build.bufferBudget;
@@ -575,6 +580,8 @@ void reportFailure(uint64_t programSeed, const BuildOptions &build,
                << " d2h-streams=" << build.sideStreams
                << " async-d2h=" << (build.asyncD2H ? "true" : "false")
                << " cost-model=" << (build.costModel ? "true" : "false")
+               << " async-in-place="
+               << (build.asyncInPlace ? "true" : "false")
                << " pipeline-depth=" << build.pipelineDepth
                << (build.bufferBudget
                        ? " buffer-budget=" + std::to_string(build.bufferBudget)
@@ -642,6 +649,9 @@ int main(int argc, char **argv) {
         1 + unsigned(programSeed % 2),    bool(programSeed / 2 % 2),
         bool(programSeed / 4 % 2),        2 + unsigned(programSeed / 8 % 3),
         programSeed / 24 % 2 ? 128u : 0u, options.referees};
+    // Copies left in place asynchronous on the main stream, in three
+    // programs of four.
+    build.asyncInPlace = programSeed / 48 % 4 != 0;
     bool toLLVM =
         options.llvmEvery != 0 && programSeed % options.llvmEvery == 0;
     std::string program = ProgramGenerator(programSeed).generate();

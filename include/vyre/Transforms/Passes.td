@@ -65,13 +65,21 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     return. A copy whose saving is below the overhead stays
     where it is, with a `missed` remark `CopyNotWorthMoving` ("copy of 4 KiB:
     saving 2.1 us < overhead 3.4 us"); the later copies in its direction
-    stay behind it. The copies are weighed in sweeps over one plan (at
+    stay behind it. With `async-in-place` (the default) a copy in place costs
+    no host synchronization and holds no later copy back, so the model
+    counts neither as a saving of moving it. The copies are weighed in sweeps over one plan (at
     most four; each later one knows the copies the earlier ones left in
     place); then the plan is revised: the copies that must follow a copy
     left in place move below it, and the waits are planned again (with
     side-streams above 1, the function is planned again instead).
     `cost-model=false` moves every copy it may. The defaults are those of
     `--vyre-simulate`.
+
+    **Copies left in place.** With `async-in-place` (the default), every
+    copy that stays on the main stream becomes `vyre.copy_h2d_async` or
+    `vyre.copy_d2h_async` on stream 0, as `--vyre-async-in-place` makes it:
+    it runs in the main stream's order, and the host waits for it only
+    before an op that touches its buffers.
 
     Example:
 
@@ -102,10 +110,16 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
            "their own (side-streams + 1 to side-streams + d2h-streams): the "
            "host waits only "
            "before it touches the destination (false: they stay on the main "
-           "stream and block the host)">,
+           "stream, see async-in-place)">,
     Option<"d2hStreams", "d2h-streams", "unsigned", /*default=*/"1",
            "Number of streams to spread asynchronous device-to-host copies "
            "over (one per device-to-host copy engine)">,
+    Option<"asyncInPlace", "async-in-place", "bool", /*default=*/"true",
+           "Copies left on the main stream (the cost model's, and "
+           "device-to-host copies with async-d2h=false) do not make the host "
+           "wait: the host waits only before an op that touches their "
+           "buffers (as --vyre-async-in-place; false: the host waits for "
+           "each)">,
     Option<"costModel", "cost-model", "bool", /*default=*/"true",
            "Leave a copy in place where the modelled saving of moving it is "
            "below the overhead of moving it (false: move every copy it may)">,
@@ -271,6 +285,73 @@ def DeduceNoAliasPass : Pass<"vyre-deduce-noalias", "::mlir::ModuleOp"> {
     Option<"specialize", "specialize", "bool", /*default=*/"true",
            "Copy a function that holds gpu or vyre ops for the calls that "
            "pass distinct buffers, when it cannot be marked in place">,
+  ];
+}
+
+def AsyncInPlacePass : Pass<"vyre-async-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Copies on the main stream without a host wait after each";
+  let description = [{
+    `vyre.copy_h2d` and `vyre.copy_d2h` run on the main stream, and the host
+    waits for each before it goes on. Most host ops after a copy never touch
+    its buffers, so that wait is lost time: the host could be issuing the
+    next kernels. This pass makes every such copy asynchronous on the main
+    stream (`vyre.copy_h2d_async` / `vyre.copy_d2h_async` on stream 0): it
+    still runs between the same kernels, in the main stream's order, but the
+    host goes on at once. The host waits (`vyre.sync` on the copy's token)
+    only where the program needs the copy done:
+
+    - before a host op that may write the source of a copy into the device,
+      or read or write the destination of a copy into the host (through any
+      buffer that may alias it), or touch its slot;
+    - before an op of unknown effect (a call without `vyre.effects`, an op
+      without declared memory effects);
+    - before an op with regions that holds such an op, or a copy on a side
+      stream that conflicts with the copy;
+    - before the terminator of a block in a region of several blocks.
+
+    An asynchronous copy on a side stream that conflicts with the copy takes
+    its token as a dependency instead (no host wait). A copy in a loop body
+    may still run when the body's next run starts, and after the loop: a
+    conflicting op early in the body waits on a `vyre.record` placed at the
+    top of the body, and one after the loop on a `vyre.record` placed just
+    after it (the main stream's progress there covers the copies). The
+    function's return waits for the main stream.
+
+    `--overlap-copies` does this to the copies it leaves in place
+    (`async-in-place`, on by default); this pass does it to a function as it
+    is, scheduled or not.
+
+    With `wait-before-any-effect`, the host waits instead where upstream's
+    `--gpu-async-region` makes it wait: before every host op with memory
+    effects (and every op with regions that holds one), and at the end of
+    every block but the function's, for all the main stream's work. That
+    schedule is upstream's, in vyre terms, for `--vyre-simulate` to compare.
+
+    Each copy gets an analysis remark `CopyAsyncInPlace` (category
+    `async-in-place`) naming the op before which the host first waits for
+    it.
+
+    ```mlir
+    vyre.copy_d2h %dev to %host : memref<256xf32> to memref<256xf32>
+    vyre.dispatch @k::@other ... args(%x : memref<256xf32>)
+    %v = memref.load %host[%c0] : memref<256xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %t = vyre.copy_d2h_async %dev to %host on stream 0 : memref<256xf32> to memref<256xf32>
+    vyre.dispatch @k::@other ... args(%x : memref<256xf32>)
+    vyre.sync %t
+    %v = memref.load %host[%c0] : memref<256xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::vyre::VyreDialect"];
+  let options = [
+    Option<"waitBeforeAnyEffect", "wait-before-any-effect", "bool",
+           /*default=*/"false",
+           "Wait where upstream's --gpu-async-region waits (before every "
+           "host op with memory effects), not only before conflicts">,
   ];
 }
 

@@ -258,6 +258,12 @@ LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
   Value next;
   if (afterNested && tails.empty()) {
     next = awaitedEvent;
+  } else if (tails.empty() &&
+             streams.hostWaitedForAny(streams.getBlockStreams())) {
+    // The host waited for a stream of the run, which waited for the event
+    // before it: that event is done, and stands for the run's end as well
+    // (a stream made only to record a new one would cost a stream create).
+    next = previous;
   } else {
     Value end =
         tails.size() == 1 &&

@@ -156,7 +156,9 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
       lookupTokens(copy, copy.getAwaitedTokens(), &afterEvent);
   if (failed(waits))
     return failure();
-  Value &side = state.side[*copy.getStreamIndex()];
+  // Stream 0 is the main stream: the copy continues it without a host wait.
+  int64_t index = *copy.getStreamIndex();
+  Value &side = index == 0 ? state.main : state.side[index];
   SmallVector<Value> after(*waits);
   after.push_back(side);
   for (Value buffer : {target, source})

@@ -54,7 +54,7 @@ RegionSummaries::Summary RegionSummaries::summarize(Operation *op) const {
           summary.holdsVyreOps = true;
           if (isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(nested)) {
             int64_t index = *cast<StreamOpInterface>(nested).getStreamIndex();
-            if (sides.insert(index).second)
+            if (index != 0 && sides.insert(index).second)
               summary.sideStreams.push_back(index);
           }
           for (Value operand : nested.getOperands())

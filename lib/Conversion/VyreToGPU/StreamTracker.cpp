@@ -298,6 +298,12 @@ SmallVector<Value> StreamTracker::releaseStreams(ArrayRef<unsigned> ids,
   return tails;
 }
 
+bool StreamTracker::hostWaitedForAny(ArrayRef<unsigned> ids) const {
+  return llvm::any_of(ids, [&](unsigned id) {
+    return streams[id].destroyed && !streams[id].released;
+  });
+}
+
 SmallVector<Value> StreamTracker::liveTails(ArrayRef<unsigned> ids) const {
   SmallVector<Value> tails;
   for (unsigned id : ids)

@@ -134,6 +134,9 @@ public:
   /// The tails of the streams in `ids` that are neither destroyed nor
   /// released.
   SmallVector<Value> liveTails(ArrayRef<unsigned> ids) const;
+  /// Whether the host waited for one of the streams `ids` (a blocking wait
+  /// destroyed it).
+  bool hostWaitedForAny(ArrayRef<unsigned> ids) const;
 
   /// `tails` (stream tails) without those that the join creating the
   /// stream of another of them named: that stream's work comes after

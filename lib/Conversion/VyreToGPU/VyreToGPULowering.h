@@ -106,7 +106,8 @@ private:
   void lowerAlloc(AllocOp alloc, StreamState &state);
   void lowerDealloc(DeallocOp dealloc, StreamState &state);
   LogicalResult lowerDispatch(DispatchOp dispatch, StreamState &state);
-  /// An async copy, either direction, on its side stream.
+  /// An async copy, either direction, on its stream: a side stream, or the
+  /// main stream (0) without a host wait.
   LogicalResult lowerAsyncCopy(StreamOpInterface copy, Value target,
                                Value source, StreamState &state);
   LogicalResult lowerBlockingCopy(Operation *copy, Value target, Value source,

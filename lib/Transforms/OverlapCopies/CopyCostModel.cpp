@@ -105,6 +105,10 @@ struct BlockTimes {
   /// and the last of them per direction (0: into the device).
   std::set<int64_t> declined;
   int64_t lastDeclined[2] = {-1, -1};
+  /// Time of the copies left in place at each position, per direction (0:
+  /// into the device): main-stream work a copy moved in the other direction
+  /// runs beside, on the other copy engine.
+  std::vector<SumTree> inPlaceCopies;
 
   int64_t size() const { return int64_t(kernelPrefix.size()) - 1; }
   int64_t positionOf(Operation *op) const { return position.lookup(op); }
@@ -147,6 +151,13 @@ struct CopyCostModel::State {
   void computeLaterCopies(Block *block, ArrayRef<const PlannedCopy *> copies);
   int64_t lastDrainAtOrBefore(const BlockTimes &times, int64_t position);
   int64_t placeOf(const BlockTimes &times, const PlannedCopy &copy) const;
+  /// Main-stream time over ops [begin, end) that a copy in direction
+  /// `toHost` may run beside: kernels, and (where copies in place do not
+  /// make the host wait) copies in place in the other direction.
+  double mainMicros(BlockTimes &times, int64_t begin, int64_t end,
+                    bool toHost);
+  /// Counts `copy`, which stays in place, as main-stream time.
+  void addInPlaceTime(const PlannedCopy &copy);
   /// The position of the copy `dependency` names, if it stays in place.
   std::optional<int64_t> inPlacePosition(const BlockTimes &times,
                                          const PlannedDependency &dependency)
@@ -199,7 +210,8 @@ void CopyCostModel::State::buildBlock(Block *block,
                                   (unbounded ? 0 : micros));
     times->unboundedPrefix.push_back(times->unboundedPrefix.back() +
                                      (unbounded ? 1 : 0));
-    if ((isa<CopyH2DOp, CopyD2HOp>(op) && !moved.contains(&op)) ||
+    if ((isa<CopyH2DOp, CopyD2HOp>(op) && !moved.contains(&op) &&
+         options.inPlaceBlocksHost) ||
         isa<SyncOp>(op))
       times->fixedDrains.push_back(position);
     ++position;
@@ -319,11 +331,37 @@ int64_t CopyCostModel::State::lastDrainAtOrBefore(const BlockTimes &times,
   work += searchSteps(times.fixedDrains.size());
   if (fixed != times.fixedDrains.begin())
     last = *std::prev(fixed);
+  if (!options.inPlaceBlocksHost)
+    return last;
   auto declined = times.declined.upper_bound(position);
   work += searchSteps(times.declined.size());
   if (declined != times.declined.begin())
     last = std::max(last, *std::prev(declined));
   return last;
+}
+
+double CopyCostModel::State::mainMicros(BlockTimes &times, int64_t begin,
+                                        int64_t end, bool toHost) {
+  double micros = times.kernelMicros(begin, end);
+  if (options.inPlaceBlocksHost || times.inPlaceCopies.empty())
+    return micros;
+  begin = std::max<int64_t>(begin, 0);
+  end = std::min(end, times.size());
+  if (end <= begin)
+    return micros;
+  SumTree &other = times.inPlaceCopies[toHost ? 0 : 1];
+  return micros + other.prefix(size_t(end), work) -
+         other.prefix(size_t(begin), work);
+}
+
+void CopyCostModel::State::addInPlaceTime(const PlannedCopy &copy) {
+  if (options.inPlaceBlocksHost || !sizes[copy.id])
+    return;
+  BlockTimes &times = this->times(copy.block);
+  if (times.inPlaceCopies.empty())
+    times.inPlaceCopies.assign(2, SumTree(size_t(times.size())));
+  times.inPlaceCopies[copy.toHost ? 1 : 0].add(
+      size_t(times.positionOf(copy.original)), sizes[copy.id]->second, work);
 }
 
 std::optional<int64_t> CopyCostModel::State::inPlacePosition(
@@ -380,8 +418,13 @@ CopyCostModel::CopyCostModel(
   state->laterCopies.assign(plan.copies.size(), 0.0);
   for (Block *block : order)
     state->buildBlock(block, moved);
-  for (Block *block : order)
-    state->computeLaterCopies(block, byBlock[block]);
+  for (const PlannedCopy &copy : plan.copies)
+    if (state->inPlace[copy.id])
+      state->addInPlaceTime(copy);
+  // Copies in place that do not hold the host hold no later copy back.
+  if (options.inPlaceBlocksHost)
+    for (Block *block : order)
+      state->computeLaterCopies(block, byBlock[block]);
 }
 
 CopyCostModel::~CopyCostModel() = default;
@@ -421,7 +464,7 @@ CopyCostVerdict CopyCostModel::evaluate(const PlannedCopy &copy) {
     }
     ++dependencies;
   }
-  double window = times.kernelMicros(stop + 1, at + 1);
+  double window = state->mainMicros(times, stop + 1, at + 1, copy.toHost);
   // Then the kernels issued after it, up to the first op that waits for it
   // (or the place of the copy that does).
   int64_t end = times.size();
@@ -437,20 +480,24 @@ CopyCostVerdict CopyCostModel::evaluate(const PlannedCopy &copy) {
             copy.block->findAncestorOpInBlock(*copy.firstWaiter.op))
       end = times.positionOf(waiter);
   }
-  window += times.kernelMicros(at + 1, end);
+  window += state->mainMicros(times, at + 1, end, copy.toHost);
   verdict.windowUs = window;
 
   // The copy in place makes the host wait for it, and the device then waits
-  // for the host to issue the next op.
-  double inPlaceUs = options.hostSyncUs + options.launchUs;
-  // Meanwhile the copies moved after it cannot start: moving it lets them
-  // run during what the host would have waited out (the kernels still in
-  // flight where it stands, then the copy itself).
-  int64_t drain = state->lastDrainAtOrBefore(times, original - 1);
-  double hostWaitInPlace =
-      verdict.copyUs + times.kernelMicros(drain + 1, original);
-  verdict.releasedUs =
-      std::min(hostWaitInPlace, state->laterCopies[copy.id]);
+  // for the host to issue the next op (unless it is asynchronous on the main
+  // stream).
+  double inPlaceUs = 0;
+  if (options.inPlaceBlocksHost) {
+    inPlaceUs = options.hostSyncUs + options.launchUs;
+    // Meanwhile the copies moved after it cannot start: moving it lets them
+    // run during what the host would have waited out (the kernels still in
+    // flight where it stands, then the copy itself).
+    int64_t drain = state->lastDrainAtOrBefore(times, original - 1);
+    double hostWaitInPlace =
+        verdict.copyUs + times.kernelMicros(drain + 1, original);
+    verdict.releasedUs =
+        std::min(hostWaitInPlace, state->laterCopies[copy.id]);
+  }
   verdict.savingUs = std::min(verdict.copyUs, verdict.windowUs) + inPlaceUs +
                      verdict.releasedUs;
   // The host spends the joins while the device runs the kernels beside the
@@ -479,6 +526,7 @@ CopyCostVerdict CopyCostModel::decide(const PlannedCopy &copy) {
 
 void CopyCostModel::markInPlace(const PlannedCopy &copy) {
   state->inPlace[copy.id] = true;
+  state->addInPlaceTime(copy);
   BlockTimes &times = state->times(copy.block);
   int64_t position = times.positionOf(copy.original);
   times.declined.insert(position);

@@ -115,8 +115,8 @@ void overlap::emitHandWrittenAsyncRemark(FunctionOpInterface function) {
   remark::missed(function.getLoc(),
                  remarkOptions(function, "HandWrittenAsyncCopies"))
       << "the function has asynchronous copies written by hand: its copies "
-         "into the host stay synchronous (their order with the hand-written "
-         "ones is not planned)";
+         "into the host stay on the main stream (their order with the "
+         "hand-written ones is not planned)";
 }
 
 void overlap::emitCopyDeclinedRemark(FunctionOpInterface function,

@@ -3,7 +3,9 @@
 // --overlap-copies: every vyre.copy_h2d becomes a vyre.copy_h2d_async on a
 // side stream, hoisted as early as is legal, and ordered against the rest of
 // the function with tokens only where the verdict is Serialize. The pass
-// plans (CopyPlan.h), explains the plan in remarks, then applies it.
+// plans (CopyPlan.h), explains the plan in remarks, then applies it. The
+// copies it leaves on the main stream then stop making the host wait
+// (AsyncInPlaceCopies.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 
 #include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Transforms/AsyncInPlace/AsyncInPlaceCopies.h"
 #include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 #include "vyre/Transforms/OverlapCopies/CopyRemarks.h"
@@ -55,7 +58,8 @@ struct OverlapCopiesPass
     bool hasCopies = function
                          .walk([&](Operation *op) {
                            return isa<CopyH2DOp>(op) ||
-                                          (asyncD2H && isa<CopyD2HOp>(op))
+                                          ((asyncD2H || asyncInPlace) &&
+                                           isa<CopyD2HOp>(op))
                                       ? WalkResult::interrupt()
                                       : WalkResult::advance();
                          })
@@ -88,11 +92,15 @@ struct OverlapCopiesPass
                                  d2hStreams, {}};
     overlap::CopyCostOptions costs{h2dGBps,         d2hGBps,  copyLatencyUs,
                                    defaultKernelUs, launchUs, eventUs,
-                                   hostSyncUs,      streamCreateUs};
+                                   hostSyncUs,      streamCreateUs,
+                                   /*inPlaceBlocksHost=*/!asyncInPlace};
     overlap::CopyPlan plan = overlap::planCopyOverlapWithCosts(
         function, slots, options, costModel ? &costs : nullptr);
     overlap::emitPlanRemarks(plan);
     overlap::applyCopyPlan(plan);
+    // The copies left on the main stream no longer make the host wait.
+    if (asyncInPlace)
+      makeInPlaceCopiesAsync(function, slots);
   }
 };
 

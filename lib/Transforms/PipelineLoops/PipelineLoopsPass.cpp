@@ -13,6 +13,7 @@
 #include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
+#include "vyre/Dialect/Vyre/IR/VyreOps.h"
 #include "vyre/Transforms/Passes.h"
 
 #include "mlir/IR/Remarks.h"
@@ -52,6 +53,18 @@ public:
 
   /// Returns whether the IR changed.
   bool run() {
+    // A schedule (asynchronous ops written by hand, or made by an earlier
+    // pass) may rely on the host waiting for a copy where it stands: moving
+    // the copy out of its loop, or ahead, would drop that wait.
+    if (isInStreamForm(function)) {
+      if (function.walk([](scf::ForOp) { return WalkResult::interrupt(); })
+              .wasInterrupted())
+        remark::missed(function.getLoc(), options("FunctionScheduled"))
+            << "loops not pipelined: the function is scheduled already "
+               "(asynchronous vyre ops), and may rely on the host waiting "
+               "for its copies where they stand";
+      return false;
+    }
     SmallVector<scf::ForOp> loops;
     function.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     bool changed = false;

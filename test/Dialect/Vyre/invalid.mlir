@@ -67,21 +67,22 @@ func.func @copy_not_memref(%h: tensor<4xf32>) {
 
 // -----
 
-// Tests that an async copy runs on a side stream, not the main stream.
-func.func @copy_async_main_stream(%h: memref<4xf32>) {
+// Tests that an async copy runs on a stream that exists: 0 (the main stream)
+// or a side stream.
+func.func @copy_async_negative_stream(%h: memref<4xf32>) {
   %d = vyre.alloc : memref<4xf32>
-  // expected-error @+1 {{'vyre.copy_h2d_async' op 'stream' is 0 but must be a side stream, 1 or more (stream 0 is the main stream)}}
-  %t = vyre.copy_h2d_async %h to %d on stream 0 : memref<4xf32> to memref<4xf32>
+  // expected-error @+1 {{'vyre.copy_h2d_async' op 'stream' is -1 but must be 0 (the main stream) or a side stream, 1 or more}}
+  %t = vyre.copy_h2d_async %h to %d on stream -1 : memref<4xf32> to memref<4xf32>
   return
 }
 
 // -----
 
-// Tests that an async copy into the host runs on a side stream too.
-func.func @copy_d2h_async_main_stream(%h: memref<4xf32>) {
+// Tests that an async copy into the host runs on a stream that exists too.
+func.func @copy_d2h_async_negative_stream(%h: memref<4xf32>) {
   %d = vyre.alloc : memref<4xf32>
-  // expected-error @+1 {{'vyre.copy_d2h_async' op 'stream' is 0 but must be a side stream, 1 or more (stream 0 is the main stream)}}
-  %t = vyre.copy_d2h_async %d to %h on stream 0 : memref<4xf32> to memref<4xf32>
+  // expected-error @+1 {{'vyre.copy_d2h_async' op 'stream' is -2 but must be 0 (the main stream) or a side stream, 1 or more}}
+  %t = vyre.copy_d2h_async %d to %h on stream -2 : memref<4xf32> to memref<4xf32>
   return
 }
 

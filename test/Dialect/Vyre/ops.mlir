@@ -78,6 +78,14 @@ module attributes {gpu.container_module} {
     %t2 = vyre.copy_d2h_async %d to %h on stream 3 after [%t1] : memref<64xi8> to memref<64xi8>
     // CHECK: vyre.sync %[[T1]], %[[T2]]
     vyre.sync %t1, %t2
+    // Stream 0 is the main stream: the copies run in its order, and the
+    // host does not wait for them.
+    // CHECK: %[[T3:.+]] = vyre.copy_h2d_async %{{.+}} to %{{.+}} on stream 0 : memref<64xi8> to memref<64xi8>
+    %t3 = vyre.copy_h2d_async %h to %d on stream 0 : memref<64xi8> to memref<64xi8>
+    // CHECK: %[[T4:.+]] = vyre.copy_d2h_async %{{.+}} to %{{.+}} on stream 0 after [%[[T0]]] : memref<64xi8> to memref<64xi8>
+    %t4 = vyre.copy_d2h_async %d to %h on stream 0 after [%t0] : memref<64xi8> to memref<64xi8>
+    // CHECK: vyre.sync %[[T4]]
+    vyre.sync %t4
     return
   }
 }

@@ -40,6 +40,11 @@ struct CopyCostOptions {
   double eventUs = 1.7;
   double hostSyncUs = 1.7;
   double streamCreateUs = 0.0;
+  /// Whether a copy left in place makes the host wait for it (false where
+  /// --overlap-copies makes such copies asynchronous on the main stream):
+  /// then moving the copy also saves that wait, and lets the copies after
+  /// it start while the host would have waited.
+  bool inPlaceBlocksHost = true;
 };
 
 /// What the model estimates for one planned copy.

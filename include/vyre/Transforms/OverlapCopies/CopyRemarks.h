@@ -22,7 +22,7 @@ constexpr llvm::StringLiteral kPlanRemarkCategory = "copy-plan";
 void emitPlanRemarks(const CopyPlan &plan);
 
 /// Says that `function` has asynchronous copies written by hand, so its
-/// copies into the host stay synchronous.
+/// copies into the host stay on the main stream.
 void emitHandWrittenAsyncRemark(FunctionOpInterface function);
 
 /// Says that the cost model left `copy` in place, and why.

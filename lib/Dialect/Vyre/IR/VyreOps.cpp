@@ -98,17 +98,16 @@ LogicalResult CopyD2HOp::verify() {
   return verifyCopyTypes(*this, getSource(), getTarget());
 }
 
-/// Checks an async copy: a side stream, each dependency once, matching
-/// types.
+/// Checks an async copy: a stream (0, the main stream, or a side stream),
+/// each dependency once, matching types.
 static LogicalResult verifyAsyncCopy(Operation *op, IntegerAttr streamAttr,
                                      ValueRange dependencies, Value source,
                                      Value target) {
   int64_t stream = streamAttr.getInt();
-  if (stream < 1)
+  if (stream < 0)
     return op->emitOpError("'stream' is ")
            << stream
-           << " but must be a side stream, 1 or more (stream 0 is the main "
-              "stream)";
+           << " but must be 0 (the main stream) or a side stream, 1 or more";
   if (!dependencies.empty() &&
       failed(verifyTokenList(op, dependencies, "dependencies")))
     return failure();

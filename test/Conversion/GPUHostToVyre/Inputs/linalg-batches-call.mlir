@@ -2,7 +2,7 @@
 // (--convert-linalg-to-parallel-loops, --scf-parallel-loop-tiling,
 // --gpu-map-parallel-loops, --convert-parallel-loops-to-gpu) to turn into a
 // gpu.launch; the copies are gpu.memcpy, as the CUDA integration tests write
-// them. `main` allocates and registers the host arrays and calls @compute,
+// them. `@run` allocates and registers the host arrays and calls @compute,
 // whose arguments carry no llvm.noalias.
 #map = affine_map<(d0) -> (d0)>
 func.func @compute(%in: memref<8x262144xf32>, %out: memref<8x262144xf32>) {
@@ -27,7 +27,7 @@ func.func @compute(%in: memref<8x262144xf32>, %out: memref<8x262144xf32>) {
   return
 }
 
-func.func @main() {
+func.func @run() {
   %in = memref.alloc() : memref<8x262144xf32>
   %out = memref.alloc() : memref<8x262144xf32>
   %uin = memref.cast %in : memref<8x262144xf32> to memref<*xf32>

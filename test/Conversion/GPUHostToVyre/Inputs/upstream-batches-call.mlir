@@ -1,4 +1,4 @@
-// A host program as an MLIR GPU compiler emits it: `main` allocates and
+// A host program as an MLIR GPU compiler emits it: `@run` allocates and
 // registers the host buffers, then calls a function that streams batches
 // through the device: each iteration copies one row of the input in, runs a
 // kernel, and copies one row of the output back. Nothing says the two
@@ -32,7 +32,7 @@ func.func @compute(%in: memref<8x262144xf32>, %out: memref<8x262144xf32>) {
   return
 }
 
-func.func @main() {
+func.func @run() {
   %in = memref.alloc() : memref<8x262144xf32>
   %out = memref.alloc() : memref<8x262144xf32>
   %uin = memref.cast %in : memref<8x262144xf32> to memref<*xf32>

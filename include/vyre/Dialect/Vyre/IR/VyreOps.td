@@ -185,13 +185,20 @@ def Vyre_DispatchOp : Vyre_Op<"dispatch", [
 
 def Vyre_CopyH2DAsyncOp : Vyre_Op<"copy_h2d_async", [Vyre_OnStream,
     DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["getDeviceWork", "getAwaitedTokens", "getCompletionToken"]>]> {
-  let summary = "Copies a host buffer into a device buffer on a side stream";
+  let summary = "Copies a host buffer into a device buffer without blocking "
+                "the host";
   let description = [{
-    Enqueues the copy of `source` (host) into `target` (device) on side stream
-    `stream` (1..N; stream 0 is the main stream), after every token in the
-    optional dependency list has completed. The result token completes when the
-    copy has. The host does not wait: it must not write `source` until it has
-    synchronized on the token (`vyre.sync`).
+    Enqueues the copy of `source` (host) into `target` (device) on stream
+    `stream`, after every token in the optional dependency list has
+    completed. The result token completes when the copy has. The host does
+    not wait: it must not write `source` until it has synchronized on the
+    token (`vyre.sync`).
+
+    Stream 0 is the main stream: the copy runs in the main stream's program
+    order, between the kernels before and after it, as `vyre.copy_h2d` does,
+    but the host goes on at once (`--overlap-copies` makes the copies it
+    leaves in place this way; `async-in-place`). Streams 1..N are side
+    streams.
 
     ```mlir
     %t0 = vyre.record
@@ -225,19 +232,23 @@ def Vyre_CopyH2DAsyncOp : Vyre_Op<"copy_h2d_async", [Vyre_OnStream,
 def Vyre_CopyD2HAsyncOp : Vyre_Op<"copy_d2h_async", [Vyre_OnStream,
     DeclareOpInterfaceMethods<Vyre_StreamOpInterface, ["getDeviceWork",
         "getAwaitedTokens", "getCompletionToken"]>]> {
-  let summary = "Copies a device buffer into a host buffer on a side stream";
+  let summary = "Copies a device buffer into a host buffer without blocking "
+                "the host";
   let description = [{
-    Enqueues the copy of `source` (device) into `target` (host) on side
-    stream `stream` (1..N), after every token in the optional dependency list
-    has completed. The result token completes when the copy has. The host
-    does not wait: it must not read or write `target` until it has
-    synchronized on the token (`vyre.sync`), and device work must not write
-    `source` before it has waited for the token (`vyre.wait`).
+    Enqueues the copy of `source` (device) into `target` (host) on stream
+    `stream`, after every token in the optional dependency list has
+    completed. The result token completes when the copy has. The host does
+    not wait: it must not read or write `target` until it has synchronized
+    on the token (`vyre.sync`), and device work on another stream must not
+    write `source` before it has waited for the token (`vyre.wait`).
 
     `--overlap-copies` turns `vyre.copy_d2h` into this op (unless
     `async-d2h=false`),
-    on a stream of its own so that the device-to-host copy engine works
-    beside the host-to-device one.
+    on a stream of its own (1..N) so that the device-to-host copy engine
+    works beside the host-to-device one. On stream 0, the main stream, the
+    copy runs in the main stream's program order, as `vyre.copy_d2h` does,
+    but the host goes on at once: the form of a copy `--overlap-copies`
+    leaves in place (`async-in-place`).
 
     ```mlir
     %t0 = vyre.record

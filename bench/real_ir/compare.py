@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""vyre's drop-in beside upstream's --gpu-async-region on host programs in
+the upstream gpu dialect, as MLIR's GPU paths emit them.
+
+For each program it prints, for vyre (--vyre-gpu-async-pipeline) and for
+upstream (--gpu-kernel-outlining, --gpu-async-region):
+  - creates / syncs: call sites of mgpuStreamCreate and of host
+    synchronizations (mgpuStreamSynchronize, mgpuEventSynchronize) in the
+    function's LLVM dialect after upstream's --gpu-lower-to-nvvm-pipeline
+    (scripts/count-host-work.py);
+  - run creates / run syncs: the calls of a run on vyre's host runtime
+    (scripts/build-executable.sh --runtime host; the driver's --profile
+    counts, RuntimeStats.h): the stream creates asked for (streams_created +
+    streams_reused) and the host synchronizations, in the second call of
+    FUNCTION (the first fills the pools); "-" where the build
+    fails (upstream leaves an unrealized_conversion_cast for a copy of a
+    strided view, which does not translate);
+  - moved: copies vyre runs on a side stream (upstream: none);
+  - makespan: --vyre-simulate of the vyre schedule (the drop-in's passes up
+    to --overlap-copies) and of upstream's, in vyre terms (every copy in
+    place, asynchronous on the main stream, the host waiting where
+    --gpu-async-region makes it wait: --vyre-async-in-place
+    with wait-before-any-effect), for FUNCTION, in us.
+
+Usage: bench/real_ir/compare.py [BUILD_DIR] [PROGRAM.mlir:FUNCTION ...]
+(default: the programs under test/Conversion/GPUHostToVyre/Inputs).
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+LLVM = "/usr/lib/llvm-22/bin"
+INPUTS = os.path.join(ROOT, "test/Conversion/GPUHostToVyre/Inputs")
+# Program, the function a run calls (`run`: one without arguments, which
+# allocates its buffers), and the function the makespan and the call sites
+# are of (the function `run` calls, or its copy with arguments marked
+# llvm.noalias).
+DEFAULT = [
+    ("cuda-two-kernels.mlir", "run", "run"),
+    ("sparse-spmv.mlir", "run", "spmv_noalias"),
+    ("training-loss-loop.mlir", "train", "train"),
+    ("upstream-layers.mlir", "layers", "layers"),
+    ("upstream-batches-call.mlir", "run", "compute_noalias"),
+    ("linalg-batches-call.mlir", "run", "compute_noalias"),
+]
+LINALG_TO_GPU = [
+    "--convert-linalg-to-parallel-loops",
+    "--scf-parallel-loop-tiling=parallel-loop-tile-sizes=256",
+    "--gpu-map-parallel-loops", "--convert-parallel-loops-to-gpu"]
+SCHEDULE = ("builtin.module(gpu-kernel-outlining,"
+            "func.func(convert-gpu-host-to-vyre),vyre-deduce-noalias,"
+            "vyre-kernel-access,vyre-estimate-kernel-costs,"
+            "vyre-function-effects,"
+            "func.func(vyre-pipeline-loops,overlap-copies),vyre-simulate)")
+UPSTREAM_SCHEDULE = (
+    "builtin.module(gpu-kernel-outlining,func.func(convert-gpu-host-to-vyre),"
+    "vyre-kernel-access,vyre-estimate-kernel-costs,vyre-function-effects,"
+    "func.func(vyre-async-in-place{wait-before-any-effect}),vyre-simulate)")
+
+
+def run(args, **kwargs):
+    return subprocess.run(args, capture_output=True, text=True, **kwargs)
+
+
+def lower(opt_args, source, work, name):
+    """The gpu dialect from `opt_args` on `source`, then the LLVM dialect."""
+    gpu = os.path.join(work, name + ".gpu.mlir")
+    llvm = os.path.join(work, name + ".llvm.mlir")
+    result = run(opt_args + [source, "-o", gpu])
+    if result.returncode != 0:
+        sys.exit(result.stderr)
+    result = run([os.path.join(LLVM, "mlir-opt"), gpu,
+                  "--gpu-lower-to-nvvm-pipeline=cubin-format=isa",
+                  "-o", llvm])
+    if result.returncode != 0:
+        sys.exit(result.stderr)
+    return gpu, llvm
+
+
+def static_counts(llvm, function):
+    out = run([sys.executable, os.path.join(ROOT, "scripts/count-host-work.py"),
+               llvm + ":" + function]).stdout
+    creates, syncs = map(int, re.findall(r"\d+", out))
+    return creates, syncs
+
+
+def runtime_counts(build, source, mode, function, work):
+    exe = os.path.join(work, "prog-" + mode)
+    result = run([os.path.join(ROOT, "scripts/build-executable.sh"), source,
+                  exe, "--" + mode, "--runtime", "host", "--build-dir", build])
+    if result.returncode != 0:
+        return None
+    args = ["--function", function]
+    if function != "run":
+        args = run([sys.executable,
+                    os.path.join(ROOT, "scripts/run-signature.py"),
+                    source]).stdout.split()
+    result = run([exe] + args + ["--repeat", "1", "--profile"])
+    stats = dict(re.findall(r"later_calls_(\w+) (\d+)", result.stdout))
+    if not stats:
+        return None
+    creates = int(stats["streams_created"]) + int(stats["streams_reused"])
+    return creates, int(stats["host_synchronizations"])
+
+
+def makespan(opt, pipeline, source, function):
+    """The simulated makespan of `function`: each remark is followed by the
+    line it is at, the function's first. A copy with arguments marked
+    llvm.noalias shows its original's line, after the original's remark."""
+    result = run([opt, source, "--pass-pipeline=" + pipeline,
+                  "-o", os.devnull])
+    original = function.replace("_noalias", "")
+    seen = 0
+    for match in re.finditer(r"remark: makespan ([0-9.]+) us[^\n]*\n"
+                             r"\s*func\.func (?:private )?@(\w+)",
+                             result.stderr):
+        if match.group(2) != original:
+            continue
+        seen += 1
+        if seen == (2 if function != original else 1):
+            return float(match.group(1))
+    return None
+
+
+def moved_copies(gpu_schedule_text):
+    return len(re.findall(r"copy_(h2d|d2h)_async [^\n]* on stream [1-9]",
+                          gpu_schedule_text))
+
+
+def main(argv):
+    build = argv[1] if len(argv) > 1 else os.path.join(ROOT, "build")
+    opt = os.path.join(build, "bin/vyre-opt")
+    programs = DEFAULT
+    print("# %s (static: call sites in the LLVM dialect; run: one call on "
+          "the host runtime; makespan: --vyre-simulate defaults, us)"
+          % " ".join(argv))
+    print("| program | creates vyre / upstream | syncs vyre / upstream "
+          "| run creates vyre / upstream | run syncs vyre / upstream "
+          "| moved | makespan vyre / upstream |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    with tempfile.TemporaryDirectory() as work:
+        for name, function, simulated in programs:
+            source = os.path.join(INPUTS, name)
+            if name.startswith("linalg"):
+                prepared = os.path.join(work, name)
+                result = run([os.path.join(LLVM, "mlir-opt"), source] +
+                             LINALG_TO_GPU + ["-o", prepared])
+                if result.returncode != 0:
+                    sys.exit(result.stderr)
+                source = prepared
+            vgpu, vllvm = lower([opt, "--vyre-gpu-async-pipeline"], source,
+                                work, "vyre")
+            ugpu, ullvm = lower(
+                [os.path.join(LLVM, "mlir-opt"),
+                 "--pass-pipeline=builtin.module(gpu-kernel-outlining,"
+                 "func.func(gpu-async-region))"], source, work, "upstream")
+            original = simulated.replace("_noalias", "")
+            vs = static_counts(vllvm, simulated)
+            us = static_counts(ullvm, original)
+            vr = runtime_counts(build, source, "drop-in", function, work)
+            ur = runtime_counts(build, source, "upstream", function, work)
+            schedule = run([opt, source, "--pass-pipeline=" +
+                            SCHEDULE.replace(",vyre-simulate", "")]).stdout
+            vm = makespan(opt, SCHEDULE, source, simulated)
+            um = makespan(opt, UPSTREAM_SCHEDULE, source, original)
+            show = lambda pair, i: "-" if pair is None else str(pair[i])
+            print("| %s | %d / %d | %d / %d | %s / %s | %s / %s | %d | "
+                  "%s / %s |" % (
+                      name, vs[0], us[0], vs[1], us[1], show(vr, 0),
+                      show(ur, 0), show(vr, 1), show(ur, 1),
+                      moved_copies(schedule),
+                      "-" if vm is None else "%.1f" % vm,
+                      "-" if um is None else "%.1f" % um))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
