@@ -24,10 +24,12 @@ void vyre::buildVyreGPUAsyncPipeline(OpPassManager &pm,
   pm.addPass(createGpuKernelOutliningPass());
   // Synchronous gpu host code becomes vyre; asynchronous code stays.
   pm.addNestedPass<func::FuncOp>(createConvertGPUHostToVyrePass());
-  // What was not imported is made asynchronous as upstream would. It runs
-  // before vyre's lowering, whose token chains it would rewrite: imported
-  // functions hold no gpu host op yet, so it leaves them alone.
-  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // What was not imported is made asynchronous as upstream would, unless it
+  // is asynchronous already (upstream's pass would chain what it runs
+  // concurrently). It runs before vyre's lowering, whose token chains it
+  // would rewrite: imported functions hold no gpu host op yet, so it leaves
+  // them alone.
+  pm.addNestedPass<func::FuncOp>(createGPUAsyncRegionForSynchronousCodePass());
   // Schedule and lower back to the gpu dialect.
   buildVyreToGPUPipeline(pm, options);
 }
@@ -37,7 +39,8 @@ void vyre::registerVyreGPUAsyncPipeline() {
       "vyre-gpu-async-pipeline",
       "A drop-in for --gpu-async-region that also overlaps copies with "
       "kernels: --gpu-kernel-outlining, --convert-gpu-host-to-vyre, "
-      "--gpu-async-region for what was not imported, then "
+      "--gpu-async-region for what was not imported and is not asynchronous "
+      "already, then "
       "--vyre-to-gpu-pipeline",
       buildVyreGPUAsyncPipeline);
 }

@@ -32,6 +32,7 @@
 
 #include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/TokenContract.h"
+#include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 
 namespace mlir::vyre {
 #define GEN_PASS_DEF_VERIFYGPUSTREAMSPASS
@@ -200,6 +201,10 @@ struct VerifyGPUStreamsPass
     bool clean = true;
     for (FunctionOpInterface function : functions) {
       if (!holdsGPUWork(function))
+        continue;
+      // What vyre did not import, it did not schedule: the function is as
+      // its author, or upstream's --gpu-async-region, wrote it.
+      if (function->hasAttr(vyre::VyreDialect::getNotImportedAttrName()))
         continue;
       Region &body = function.getFunctionBody();
       if (!body.hasOneBlock()) {

@@ -58,12 +58,13 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
       host op that may touch memory.
 
     The kernels' `vyre.access` summaries (see `--vyre-kernel-access`) are
-    dropped, since upstream's lowering changes the kernels' signatures, and
-    so is `vyre.not_imported` (see `--convert-gpu-host-to-vyre`). Functions'
-    `vyre.effects` (see `--vyre-function-effects`) are dropped too, unless
-    `keep-effects=true`: `--vyre-verify-gpu-streams` reads them to know what
-    a call touches, so a pipeline that runs it keeps them until after it and
-    then runs this pass again to drop them.
+    dropped, since upstream's lowering changes the kernels' signatures.
+    Functions' `vyre.effects` (see `--vyre-function-effects`) and
+    `vyre.not_imported` (see `--convert-gpu-host-to-vyre`) are dropped too,
+    unless `keep-effects=true`: `--vyre-verify-gpu-streams` reads them (what
+    a call touches, and which functions vyre did not schedule), so a
+    pipeline that runs it keeps them until after it and then runs this pass
+    again to drop them.
 
     An op the lowering cannot handle (a kernel without a body, a copy of a
     strided or offset view, vyre ops in a region of several blocks, a wait on
@@ -82,7 +83,8 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
   ];
   let options = [
     Option<"keepEffects", "keep-effects", "bool", /*default=*/"false",
-           "Keep functions' vyre.effects, for --vyre-verify-gpu-streams">,
+           "Keep functions' vyre.effects and vyre.not_imported, for "
+           "--vyre-verify-gpu-streams">,
     Option<"carryLoopStreams", "carry-loop-streams", "bool",
            /*default=*/"true",
            "An scf.for whose body holds vyre ops but no region with them "
@@ -160,6 +162,33 @@ def ConvertGPUHostToVyrePass
     ```
   }];
   let dependentDialects = ["::mlir::vyre::VyreDialect"];
+}
+
+def GPUAsyncRegionForSynchronousCodePass
+    : Pass<"vyre-gpu-async-region-for-synchronous-code",
+           "::mlir::func::FuncOp"> {
+  let summary = "Run upstream's --gpu-async-region only on functions that "
+                "hold synchronous gpu host ops";
+  let description = [{
+    Upstream's `--gpu-async-region` threads one token through every gpu op
+    of a function, also through ops that already take tokens. On a function
+    written asynchronous by hand that breaks it: two kernels launched from
+    separate streams (each spinning until the other has started, say) get
+    chained, a hang on a GPU; a blocking wait on two tokens of one stream
+    destroys it twice; a launch gets two dependencies, which `gpu-to-llvm`
+    cannot lower.
+
+    This pass runs upstream's pass on a function only where the function
+    holds a synchronous gpu host op (one that takes no token and makes
+    none), which it needs to make asynchronous before it lowers. A function
+    whose gpu host ops all take or make tokens is left exactly as written,
+    with an analysis remark `AsyncLeftAsWritten` (category
+    `vyre-gpu-async-region-for-synchronous-code`).
+
+    `--vyre-gpu-async-pipeline` runs it, instead of upstream's pass, on the
+    functions `--convert-gpu-host-to-vyre` did not import. A function that
+    mixes the two forms still gets upstream's pass.
+  }];
 }
 
 #endif // VYRE_CONVERSION_PASSES_TD

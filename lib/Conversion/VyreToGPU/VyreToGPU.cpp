@@ -288,13 +288,14 @@ struct ConvertVyreToGPUPass
 
   /// Drops the attributes vyre's passes leave for each other: the kernels'
   /// `vyre.access` summaries (upstream's lowering changes the kernels'
-  /// signatures), functions' `vyre.not_imported`, and their `vyre.effects`
+  /// signatures), and functions' `vyre.effects` and `vyre.not_imported`
   /// unless kept. Returns whether any was dropped.
   bool dropVyreAttributes(ModuleOp module) {
-    SmallVector<StringRef, 3> names{VyreDialect::getKernelAccessAttrName(),
-                                    VyreDialect::getNotImportedAttrName()};
-    if (!keepEffects)
+    SmallVector<StringRef, 3> names{VyreDialect::getKernelAccessAttrName()};
+    if (!keepEffects) {
       names.push_back(VyreDialect::getFunctionEffectsAttrName());
+      names.push_back(VyreDialect::getNotImportedAttrName());
+    }
     bool dropped = false;
     module->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!isa<FunctionOpInterface>(op))
