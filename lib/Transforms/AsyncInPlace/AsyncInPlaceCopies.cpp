@@ -26,8 +26,6 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::vyre;
@@ -168,9 +166,11 @@ private:
   int anySlot = -1;
   RootPositions hostRead, hostWrite;
   int anyHostRead = -1, anyHostWrite = -1;
-  /// Unions over the entries, kept as they grow and made again after a
-  /// retirement.
+  /// Unions over the entries, brought up to date when asked for (entries
+  /// before `coveredMerged` and `uncoveredMerged` are in them), and made
+  /// again after a retirement.
   SideAccess coveredUnion, uncoveredUnion;
+  size_t coveredMerged = 0, uncoveredMerged = 0;
   bool dirty = false;
 };
 
@@ -231,18 +231,15 @@ private:
 
 unsigned PendingInBlock::add(const SideAccess &access, Operation *sideWork) {
   entries.push_back({access, ~0u, sideWork});
-  uncoveredUnion.merge(access);
   return entries.size() - 1;
 }
 
 void PendingInBlock::cover(unsigned position, unsigned work) {
   for (size_t i = std::max(covered, retired); i <= position; ++i) {
     entries[i].work = work;
-    coveredUnion.merge(entries[i].access);
     index(i);
   }
   covered = std::max<size_t>(covered, position + 1);
-  uncoveredUnion = SideAccess();
 }
 
 void PendingInBlock::index(unsigned position) {
@@ -264,13 +261,23 @@ void PendingInBlock::index(unsigned position) {
 }
 
 void PendingInBlock::refresh() {
-  if (!dirty)
-    return;
-  dirty = false;
-  coveredUnion = SideAccess();
-  uncoveredUnion = SideAccess();
-  for (size_t i = retired; i < entries.size(); ++i)
-    (i < covered ? coveredUnion : uncoveredUnion).merge(entries[i].access);
+  if (dirty) {
+    dirty = false;
+    coveredUnion = SideAccess();
+    uncoveredUnion = SideAccess();
+    coveredMerged = retired;
+    uncoveredMerged = std::max(covered, retired);
+  }
+  for (coveredMerged = std::max(coveredMerged, retired);
+       coveredMerged < covered; ++coveredMerged)
+    coveredUnion.merge(entries[coveredMerged].access);
+  // Entries covered since are no longer uncovered.
+  if (uncoveredMerged < covered) {
+    uncoveredUnion = SideAccess();
+    uncoveredMerged = std::max(covered, retired);
+  }
+  for (; uncoveredMerged < entries.size(); ++uncoveredMerged)
+    uncoveredUnion.merge(entries[uncoveredMerged].access);
 }
 
 void PendingInBlock::keepFromRoots(std::optional<unsigned> &latest,
@@ -385,11 +392,15 @@ std::optional<unsigned> PendingInBlock::latestConflictAfter(
     function_ref<bool(Operation *)> isDone) {
   constexpr size_t kMaxScanned = 64;
   size_t stop = std::max(from, retired);
+  // The latest conflict at all bounds where the scan starts.
+  std::optional<unsigned> any = latestConflict(other, unknown);
+  if (!any || *any < stop)
+    return std::nullopt;
   size_t scanned = 0;
-  for (size_t i = covered; i > stop; --i) {
+  for (size_t i = *any + 1; i > stop; --i) {
     const Entry &entry = entries[i - 1];
     if (++scanned > kMaxScanned)
-      return latestConflict(other, unknown);
+      return any;
     if (entry.sideWork && isDone(entry.sideWork))
       continue;
     if (unknown || conflict(entry.access, other, aliasing))
@@ -698,6 +709,9 @@ void AsyncInPlacePlanner::planBlock(
           waitBefore(&op, pending, *position);
       continue;
     }
+    // An op without effects touches nothing.
+    if (op.getNumRegions() == 0 && isMemoryEffectFree(&op))
+      continue;
     bool regions = op.getNumRegions() != 0 && !hasDeviceCodeRegions(&op);
     // The host waits for all the covered work, not only what conflicts: a
     // wait on the main stream waits for all of it as lowered (a blocking
