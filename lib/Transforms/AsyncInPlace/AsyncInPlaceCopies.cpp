@@ -180,8 +180,8 @@ public:
   AsyncInPlacePlanner(FunctionOpInterface function,
                       const SlotAccessAnalysis &slots,
                       const AsyncInPlaceOptions &options)
-      : function(function), slots(slots), options(options),
-        aliasing(function), footprints(slots) {}
+      : function(function), options(options), aliasing(function),
+        footprints(slots) {}
 
   /// Plans, then rewrites.
   AsyncInPlaceResult run();
@@ -205,7 +205,6 @@ private:
   void emitRemark(const PendingWork &work);
 
   FunctionOpInterface function;
-  const SlotAccessAnalysis &slots;
   AsyncInPlaceOptions options;
   /// The function has no asynchronous op: as lowered, the host waits for
   /// the main stream before every host op that may touch memory. Then all
@@ -803,8 +802,8 @@ AsyncInPlaceResult AsyncInPlacePlanner::run() {
     if (options.waitBeforeAnyEffect)
       planBlockAsUpstream(block);
     else
-      planBlock(block, /*repeats=*/false, SideAccess(), SideAccess(), {},
-                awaitedOutside);
+      planBlock(block, /*repeats=*/false, SideAccess(), SideAccess(),
+                StreamCursors(), awaitedOutside);
   }
   // Records first: a wait before an op may follow a record after the op
   // before it.
