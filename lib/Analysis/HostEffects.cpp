@@ -2,6 +2,7 @@
 
 #include "vyre/Analysis/HostEffects.h"
 
+#include "vyre/Analysis/ExplicitAsyncWork.h"
 #include "vyre/Analysis/FunctionEffects.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -35,6 +36,24 @@ std::optional<SmallVector<MemoryEffects::EffectInstance>>
 vyre::collectHostEffects(Operation *op) {
   if (auto call = dyn_cast<CallOpInterface>(op))
     return collectCallEffects(call);
+  if (isExplicitAsyncOp(op)) {
+    std::optional<SmallVector<GPUBufferAccess>> accesses =
+        getExplicitAsyncAccesses(op);
+    if (!accesses)
+      return std::nullopt;
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    for (const GPUBufferAccess &access : *accesses) {
+      MemoryEffects::Effect *effect =
+          access.isWrite
+              ? static_cast<MemoryEffects::Effect *>(MemoryEffects::Write::get())
+              : MemoryEffects::Read::get();
+      if (auto result = dyn_cast<OpResult>(access.buffer))
+        effects.emplace_back(effect, result);
+      else
+        effects.emplace_back(effect, cast<BlockArgument>(access.buffer));
+    }
+    return effects;
+  }
   if (!hasEffectsOfItsBody(op))
     return getEffectsRecursively(op);
   SmallVector<MemoryEffects::EffectInstance> effects;

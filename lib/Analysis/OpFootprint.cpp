@@ -2,6 +2,7 @@
 
 #include "vyre/Analysis/OpFootprint.h"
 
+#include "vyre/Analysis/ExplicitAsyncWork.h"
 #include "vyre/Analysis/FunctionEffects.h"
 #include "vyre/Analysis/HostEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
@@ -185,6 +186,21 @@ static OpFootprint computeOwnFootprint(Operation *op,
     OpFootprint footprint;
     addBufferAccess(footprint.host, op->getOperand(0), /*isWrite=*/true,
                     slots);
+    return footprint;
+  }
+  // A gpu op written with tokens, left as written in an imported function:
+  // the host reaches the buffers its work names when it issues it, and when
+  // it waits for it.
+  if (isExplicitAsyncOp(op)) {
+    OpFootprint footprint;
+    std::optional<SmallVector<GPUBufferAccess>> accesses =
+        getExplicitAsyncAccesses(op);
+    if (!accesses) {
+      footprint.unknown = true;
+      return footprint;
+    }
+    for (const GPUBufferAccess &access : *accesses)
+      addBufferAccess(footprint.host, access.buffer, access.isWrite, slots);
     return footprint;
   }
   // Ops with regions are judged by what is inside them, as long as their own

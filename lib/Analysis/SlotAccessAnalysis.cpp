@@ -2,6 +2,8 @@
 
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
 #include "mlir/Analysis/AliasAnalysis.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -43,8 +45,16 @@ void SlotAccessAnalysis::collectSlots(Operation *op) {
     for (BlockArgument argument : function.getArguments())
       if (isa<BaseMemRefType>(argument.getType()))
         addSlot(argument);
-  op->walk<WalkOrder::PreOrder>(
-      [&](AllocOp alloc) { addSlot(alloc.getMemref()); });
+  op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+    if (auto alloc = dyn_cast<AllocOp>(nested))
+      addSlot(alloc.getMemref());
+    // Device memory allocated with a token, left as written in a function
+    // that also holds vyre ops.
+    else if (auto alloc = dyn_cast<gpu::AllocOp>(nested);
+             alloc && !alloc.getHostShared() &&
+             !alloc->getParentOfType<gpu::GPUModuleOp>())
+      addSlot(alloc.getMemref());
+  });
 }
 
 bool SlotAccessAnalysis::isNoAliasArgument(Value value) {

@@ -4,7 +4,8 @@
 // effects of a host op: an op with regions (scf.while, scf.index_switch,
 // affine.for, affine.if, scf.execute_region, ...) whose effects are those of
 // its body touches what the ops in its regions touch, and nothing else; a
-// call touches what its callee's `vyre.effects` allows.
+// call touches what its callee's `vyre.effects` allows; a gpu op written with
+// tokens reads and writes the buffers its work names (ExplicitAsyncWork.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -121,24 +121,37 @@ def ConvertGPUHostToVyrePass
       side is device memory, and device memory when the other side is host
       memory.
 
-    A function holding one gpu host op the pass cannot import is left as
-    written, whole, with a `missed` remark
+    A function holding one synchronous gpu host op the pass cannot import
+    is left as written, whole, with a `missed` remark
     (`--remarks-filter=convert-gpu-host-to-vyre`) at that op that says why:
     a copy whose direction cannot be decided, a launch with clusters,
     dynamic shared memory or a kernel that is not a `gpu.func` it can see,
     an allocation that is `host_shared` or takes symbol operands, a
-    `gpu.memset`. (A synchronous gpu op left among vyre's asynchronous ones
-    would be threaded onto their streams by `--gpu-async-region`, which does
-    not know them.) The pass marks such a function `vyre.not_imported` with
+    `gpu.memset`. The pass marks such a function `vyre.not_imported` with
     the reason, so that later vyre passes do not warn that it was not
     imported.
 
-    A function that is already asynchronous (a `!gpu.async.token` anywhere,
-    or an `async` dialect op) is left exactly as written: it may depend on
+    A function whose gpu host ops all take or make tokens (or that holds an
+    `async` dialect op) is left exactly as written: it may depend on
     concurrency, for example two kernels that each wait until the other has
     started, which serializing would hang. A remark says so. So is a
     function with gpu ops in a region of several blocks, which vyre's
     lowering does not take.
+
+    A function that mixes the two is imported around its explicit ops,
+    which keep their tokens as written (they are never ordered among
+    themselves), provided every token is made and used by gpu host ops in
+    the function's top block (else it is left as written, with the reason).
+    The synchronous ops are imported; the host waits for explicit work still
+    in flight (not yet covered by a blocking `gpu.wait`) before a top-level
+    op holding a synchronous op that touches the same buffers (a write on
+    either side), with `%j = gpu.wait async [%t, ...]` and `gpu.wait [%j]`,
+    which leave the explicit streams to the function's own waits. To later
+    passes an explicit op touches the buffers it names when the host issues
+    it, and a blocking wait what the work it waits for touches, so vyre's
+    work before an explicit op on the same buffers finishes before the host
+    issues it. Remark `ImportedAroundExplicitAsync` counts the explicit ops
+    and the waits inserted.
 
     A `gpu.launch` that is not outlined is an error: run
     `--gpu-kernel-outlining` first (`--vyre-gpu-async-pipeline` does).
@@ -167,8 +180,8 @@ def ConvertGPUHostToVyrePass
 def GPUAsyncRegionForSynchronousCodePass
     : Pass<"vyre-gpu-async-region-for-synchronous-code",
            "::mlir::func::FuncOp"> {
-  let summary = "Run upstream's --gpu-async-region only on functions that "
-                "hold synchronous gpu host ops";
+  let summary = "Run upstream's --gpu-async-region only on functions whose "
+                "gpu host ops are all synchronous";
   let description = [{
     Upstream's `--gpu-async-region` threads one token through every gpu op
     of a function, also through ops that already take tokens. On a function
@@ -178,16 +191,21 @@ def GPUAsyncRegionForSynchronousCodePass
     destroys it twice; a launch gets two dependencies, which `gpu-to-llvm`
     cannot lower.
 
-    This pass runs upstream's pass on a function only where the function
-    holds a synchronous gpu host op (one that takes no token and makes
-    none), which it needs to make asynchronous before it lowers. A function
-    whose gpu host ops all take or make tokens is left exactly as written,
-    with an analysis remark `AsyncLeftAsWritten` (category
+    This pass runs upstream's pass on a function only where every gpu host
+    op of the function is synchronous (takes no token and makes none), so
+    must be made asynchronous before it lowers. A function whose gpu host
+    ops all take or make tokens is left exactly as written, with an analysis
+    remark `AsyncLeftAsWritten` (category
     `vyre-gpu-async-region-for-synchronous-code`).
 
+    A function that mixes the two forms keeps its explicit tokens as
+    written, and each synchronous op runs on a stream of its own that the
+    host waits for at once (`%s = gpu.wait async`, the op with `async [%s]`,
+    `gpu.wait [%t]`): the host goes on only once the op is done, as written,
+    and `gpu-to-llvm` lowers it. Remark `SynchronousOpsOnOwnStreams`.
+
     `--vyre-gpu-async-pipeline` runs it, instead of upstream's pass, on the
-    functions `--convert-gpu-host-to-vyre` did not import. A function that
-    mixes the two forms still gets upstream's pass.
+    functions `--convert-gpu-host-to-vyre` did not import.
   }];
 }
 

@@ -1,8 +1,11 @@
 //===- GPUAsyncRegionForSynchronousCode.cpp - Upstream's pass where needed -*- C++ -*-===//
 //
 // --vyre-gpu-async-region-for-synchronous-code: upstream's
-// --gpu-async-region on the functions that hold synchronous gpu host ops,
-// and on no function written asynchronous by hand, which it would break.
+// --gpu-async-region on the functions that hold only synchronous gpu host
+// ops, and on no function written asynchronous by hand, which it would
+// break. In a function that mixes the two, each synchronous op runs on a
+// stream of its own that the host waits for at once: what it meant, in a
+// form upstream lowers, with the explicit tokens left as written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +41,29 @@ bool isSynchronousGPUOp(Operation *op) {
   return async && !async.getAsyncToken() && async.getAsyncDependencies().empty();
 }
 
+/// Makes the synchronous gpu op `op` run on a new stream of its own, which
+/// the host then waits for and destroys: `%s = gpu.wait async`, the op with
+/// `async [%s]`, `gpu.wait [%t]`. The host still goes on only once the op is
+/// done, as written, and no other token is touched. The op is rebuilt with a
+/// token result, as upstream's pass rebuilds it.
+void runOnStreamOfItsOwn(Operation *op) {
+  OpBuilder builder(op);
+  Location loc = op->getLoc();
+  auto tokenType = builder.getType<gpu::AsyncTokenType>();
+  Value stream =
+      gpu::WaitOp::create(builder, loc, tokenType, ValueRange()).getAsyncToken();
+  cast<gpu::AsyncOpInterface>(op).addAsyncDependency(stream);
+  OperationState state(loc, op->getName());
+  state.addOperands(op->getOperands());
+  state.addAttributes(op->getAttrs());
+  state.addTypes(op->getResultTypes());
+  state.addTypes(tokenType);
+  Operation *async = builder.create(state);
+  op->replaceAllUsesWith(async->getResults().drop_back());
+  gpu::WaitOp::create(builder, loc, Type(), async->getResults().back());
+  op->erase();
+}
+
 struct GPUAsyncRegionForSynchronousCodePass
     : public vyre::impl::GPUAsyncRegionForSynchronousCodePassBase<
           GPUAsyncRegionForSynchronousCodePass> {
@@ -50,16 +76,37 @@ struct GPUAsyncRegionForSynchronousCodePass
   void runOnOperation() override {
     func::FuncOp function = getOperation();
     bool synchronous = false, asynchronous = false;
-    function.walk([&](Operation *op) {
+    SmallVector<Operation *> synchronousOps;
+    function.walk<WalkOrder::PreOrder>([&](Operation *op) {
       // Device code is the kernels' own.
       if (isa<gpu::LaunchOp>(op))
         return WalkResult::skip();
-      if (isSynchronousGPUOp(op))
+      if (isSynchronousGPUOp(op)) {
         synchronous = true;
-      else if (isa<gpu::AsyncOpInterface>(op))
+        // A wait on nothing does nothing.
+        if (!isa<gpu::WaitOp>(op))
+          synchronousOps.push_back(op);
+      } else if (isa<gpu::AsyncOpInterface>(op)) {
         asynchronous = true;
+      }
       return WalkResult::advance();
     });
+    if (synchronous && asynchronous) {
+      for (Operation *op : synchronousOps)
+        runOnStreamOfItsOwn(op);
+      if (auto remark = remark::analysis(
+              function.getLoc(),
+              remark::RemarkOpts::name("SynchronousOpsOnOwnStreams")
+                  .category(getArgument())
+                  .function(function.getName())))
+        remark << "the function mixes explicit gpu tokens with " +
+                      std::to_string(synchronousOps.size()) +
+                      " synchronous gpu host op(s): each runs on a stream of "
+                      "its own that the host waits for at once; the explicit "
+                      "tokens are left as written (--gpu-async-region would "
+                      "add its chain to them)";
+      return;
+    }
     if (!synchronous) {
       if (asynchronous)
         if (auto remark = remark::analysis(

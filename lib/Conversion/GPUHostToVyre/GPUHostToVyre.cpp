@@ -2,13 +2,17 @@
 //
 // --convert-gpu-host-to-vyre: gpu.alloc, gpu.dealloc, gpu.launch_func and
 // gpu.memcpy in synchronous host code become their vyre forms, so that
-// --overlap-copies can schedule them. Already-asynchronous functions are left
-// as written. Whatever cannot be imported stays, with a remark saying why.
+// --overlap-copies can schedule them. Functions written asynchronous by hand
+// are left as written; in a function that mixes the two, the synchronous ops
+// are imported and the explicit ones keep their tokens. Whatever cannot be
+// imported stays, with a remark saying why.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vyre/Conversion/Passes.h"
 
+#include "vyre/Analysis/ExplicitAsyncWork.h"
+#include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -33,20 +37,64 @@ constexpr StringLiteral kRemarkCategory = "convert-gpu-host-to-vyre";
 /// either.
 enum class Side { Host, Device, Argument, Unknown };
 
-/// Why a function is left as written, or null if it can be imported.
-const char *whyLeftAlone(func::FuncOp function) {
+/// Whether `op` is a synchronous gpu host op the import takes: it makes no
+/// token and waits for none.
+bool isSynchronousHostOp(Operation *op) {
+  if (!isa<gpu::AllocOp, gpu::DeallocOp, gpu::LaunchFuncOp, gpu::MemcpyOp,
+           gpu::MemsetOp>(op))
+    return false;
+  auto async = cast<gpu::AsyncOpInterface>(op);
+  return !async.getAsyncToken() && async.getAsyncDependencies().empty();
+}
+
+/// Why the explicit tokens of a function that also holds synchronous gpu ops
+/// keep it from being imported, or null if they do not. The import orders
+/// the two kinds of work in the function's top block, so every token must
+/// be made and used there, and only by gpu ops.
+const char *whyTokensBlockImport(func::FuncOp function) {
+  Block &top = function.getBody().front();
   const char *reason = nullptr;
   function.walk([&](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "async") {
+      reason = "it is already asynchronous (async ops), and may depend on "
+               "its ops running concurrently: it is left exactly as written";
+      return WalkResult::interrupt();
+    }
     bool tokens = llvm::any_of(op->getOperandTypes(),
                                llvm::IsaPred<gpu::AsyncTokenType>) ||
                   llvm::any_of(op->getResultTypes(),
                                llvm::IsaPred<gpu::AsyncTokenType>);
-    if (tokens || op->getDialect()->getNamespace() == "async") {
-      reason = "it is already asynchronous (gpu async tokens or async ops), "
-               "and may depend on its ops running concurrently: it is left "
-               "exactly as written";
+    if (!tokens)
+      return WalkResult::advance();
+    if (op->getBlock() != &top || !isa<gpu::AsyncOpInterface>(op) ||
+        op->getNumRegions() != 0) {
+      reason = "its gpu tokens are made or used outside its top block, or "
+               "by an op other than a gpu host op, which the import cannot "
+               "order with the synchronous ops: it is left as written";
       return WalkResult::interrupt();
     }
+    return WalkResult::advance();
+  });
+  if (!reason && llvm::any_of(top.getArgumentTypes(),
+                              llvm::IsaPred<gpu::AsyncTokenType>))
+    reason = "it takes gpu tokens as arguments, whose work the import cannot "
+             "follow: it is left as written";
+  return reason;
+}
+
+/// Why a function is left as written, or null if it can be imported.
+const char *whyLeftAlone(func::FuncOp function) {
+  const char *reason = nullptr;
+  bool tokens = false, synchronous = false;
+  function.walk([&](Operation *op) {
+    if (isSynchronousHostOp(op))
+      synchronous = true;
+    if (llvm::any_of(op->getOperandTypes(),
+                     llvm::IsaPred<gpu::AsyncTokenType>) ||
+        llvm::any_of(op->getResultTypes(),
+                     llvm::IsaPred<gpu::AsyncTokenType>) ||
+        (op->getDialect() && op->getDialect()->getNamespace() == "async"))
+      tokens = true;
     for (Region &region : op->getRegions())
       if (!region.hasOneBlock() && !region.empty() &&
           op != function.getOperation() &&
@@ -59,13 +107,21 @@ const char *whyLeftAlone(func::FuncOp function) {
       }
     return WalkResult::advance();
   });
-  if (!reason && !function.getBody().hasOneBlock() &&
+  if (reason)
+    return reason;
+  if (!function.getBody().hasOneBlock() &&
       llvm::any_of(function.getBody().getOps(), [](Operation &op) {
         return isa<gpu::GPUDialect>(op.getDialect());
       }))
-    reason = "it has several blocks, which vyre does not take: it is left "
-             "as written";
-  return reason;
+    return "it has several blocks, which vyre does not take: it is left as "
+           "written";
+  if (tokens && !synchronous)
+    return "it is already asynchronous (gpu async tokens or async ops), and "
+           "may depend on its ops running concurrently: it is left exactly "
+           "as written";
+  if (tokens)
+    return whyTokensBlockImport(function);
+  return nullptr;
 }
 
 Side sideOf(Value buffer) {
@@ -139,21 +195,160 @@ public:
     return blocker;
   }
 
-  void run() {
+  /// Imports every synchronous gpu host op; returns how many waits for
+  /// explicit work it inserted.
+  unsigned run() {
+    unsigned waits = orderAfterExplicitWork();
     SmallVector<Operation *> ops;
     function.walk([&](Operation *op) {
-      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::LaunchFuncOp, gpu::MemcpyOp>(
-              op))
+      if (isSynchronousHostOp(op))
         ops.push_back(op);
     });
     for (Operation *op : ops)
       importOp(op);
+    return waits;
   }
 
 private:
+  /// Whether `root` is a buffer of its own: an allocation no other root can
+  /// name.
+  static bool isDistinctAllocation(Value root) {
+    return root.getDefiningOp<gpu::AllocOp>() ||
+           root.getDefiningOp<memref::AllocOp>() ||
+           root.getDefiningOp<memref::AllocaOp>() ||
+           root.getDefiningOp<AllocOp>();
+  }
+
+  /// Whether buffers with roots `lhs` and `rhs` may overlap.
+  static bool mayOverlap(Value lhs, Value rhs) {
+    return lhs == rhs ||
+           (!isDistinctAllocation(lhs) && !isDistinctAllocation(rhs));
+  }
+
+  /// What the synchronous gpu host ops in `op` (itself or nested) touch,
+  /// by root; none if unknown.
+  static std::optional<SmallVector<GPUBufferAccess>>
+  importedAccesses(Operation *op) {
+    SmallVector<GPUBufferAccess> accesses;
+    WalkResult walk = op->walk([&](Operation *nested) {
+      if (!isSynchronousHostOp(nested))
+        return WalkResult::advance();
+      std::optional<SmallVector<GPUBufferAccess>> own =
+          getGPUHostOpAccesses(nested);
+      if (!own)
+        return WalkResult::interrupt();
+      llvm::append_range(accesses, *own);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return std::nullopt;
+    return accesses;
+  }
+
+  /// Whether two access lists may conflict: a write and another access to
+  /// buffers that may overlap.
+  static bool mayConflict(ArrayRef<GPUBufferAccess> lhs,
+                          ArrayRef<GPUBufferAccess> rhs) {
+    for (const GPUBufferAccess &l : lhs)
+      for (const GPUBufferAccess &r : rhs)
+        if ((l.isWrite || r.isWrite) &&
+            mayOverlap(SlotAccessAnalysis::resolveRoot(l.buffer),
+                       SlotAccessAnalysis::resolveRoot(r.buffer)))
+          return true;
+    return false;
+  }
+
+  /// In a function with explicit tokens (all in its top block), makes the
+  /// host wait, before each top-level op that holds a synchronous gpu op,
+  /// for the explicit work still in flight that touches the same buffers:
+  /// as written, that work was issued before the synchronous op, which then
+  /// ran in program order after it; once imported, vyre may run the
+  /// synchronous op on a stream. The wait joins the work's tokens
+  /// (`%j = gpu.wait async [%t, ...]`, a token named twice if alone, so that
+  /// `canonicalize` does not fold the join into it) and blocks on the join
+  /// (`gpu.wait [%j]`): the explicit streams stay alive for the waits the
+  /// function itself makes. Explicit ops are not ordered among themselves,
+  /// and vyre's work before an explicit op is ordered before it by the
+  /// buffers the op names (ExplicitAsyncWork.h).
+  unsigned orderAfterExplicitWork() {
+    Block &top = function.getBody().front();
+    SmallVector<Operation *> inFlight;
+    auto retire = [&](ArrayRef<Operation *> done) {
+      llvm::SmallPtrSet<Operation *, 16> doneSet(done.begin(), done.end());
+      llvm::erase_if(inFlight,
+                     [&](Operation *op) { return doneSet.contains(op); });
+    };
+    unsigned waits = 0;
+    auto tokenType = builder.getType<gpu::AsyncTokenType>();
+    for (Operation &op : llvm::make_early_inc_range(top)) {
+      if (auto wait = dyn_cast<gpu::WaitOp>(op);
+          wait && !wait.getAsyncToken()) {
+        if (std::optional<SmallVector<Operation *>> done =
+                getOpsBeforeTokens(wait.getAsyncDependencies()))
+          retire(*done);
+        continue;
+      }
+      if (auto async = dyn_cast<gpu::AsyncOpInterface>(op);
+          async && async.getAsyncToken()) {
+        inFlight.push_back(&op);
+        continue;
+      }
+      if (inFlight.empty())
+        continue;
+      bool holdsImported = false;
+      op.walk([&](Operation *nested) {
+        holdsImported |= isSynchronousHostOp(nested);
+      });
+      if (!holdsImported)
+        continue;
+      std::optional<SmallVector<GPUBufferAccess>> imported =
+          importedAccesses(&op);
+      SmallVector<Value> tokens;
+      for (Operation *explicitOp : inFlight) {
+        std::optional<SmallVector<GPUBufferAccess>> accesses =
+            getExplicitAsyncAccesses(explicitOp);
+        if (!imported || !accesses || mayConflict(*imported, *accesses))
+          tokens.push_back(
+              cast<gpu::AsyncOpInterface>(explicitOp).getAsyncToken());
+      }
+      if (tokens.empty())
+        continue;
+      // A token another one comes after need not be named.
+      SmallVector<Value> dependencies;
+      for (Value token : tokens)
+        llvm::append_range(
+            dependencies,
+            cast<gpu::AsyncOpInterface>(token.getDefiningOp())
+                .getAsyncDependencies());
+      if (std::optional<SmallVector<Operation *>> covered =
+              getOpsBeforeTokens(dependencies)) {
+        llvm::SmallPtrSet<Operation *, 16> coveredSet(covered->begin(),
+                                                      covered->end());
+        llvm::erase_if(tokens, [&](Value token) {
+          return coveredSet.contains(token.getDefiningOp());
+        });
+      }
+      if (tokens.size() == 1)
+        tokens.push_back(tokens.front());
+      builder.setInsertionPoint(&op);
+      Value join =
+          gpu::WaitOp::create(builder, op.getLoc(), tokenType, tokens)
+              .getAsyncToken();
+      gpu::WaitOp::create(builder, op.getLoc(), Type(), join);
+      ++waits;
+      if (std::optional<SmallVector<Operation *>> done =
+              getOpsBeforeTokens(tokens))
+        retire(*done);
+    }
+    return waits;
+  }
+
   /// Why `op` cannot be imported; empty if it can, or if it is no gpu host
   /// op.
   std::string whyNotImportable(Operation *op) {
+    // Ops written with tokens stay as written.
+    if (!isSynchronousHostOp(op))
+      return "";
     if (isa<gpu::MemsetOp>(op))
       return "vyre has no memset";
     if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
@@ -282,8 +477,28 @@ struct ConvertGPUHostToVyrePass
                    .str();
       where = blocker->first->getLoc();
     }
-    if (reason.empty())
-      return importer.run();
+    if (reason.empty()) {
+      unsigned explicitOps = 0;
+      function.walk([&](Operation *op) {
+        if (isExplicitAsyncOp(op))
+          ++explicitOps;
+      });
+      unsigned waits = importer.run();
+      if (explicitOps == 0)
+        return;
+      if (auto remark = remark::analysis(
+              function.getLoc(),
+              remark::RemarkOpts::name("ImportedAroundExplicitAsync")
+                  .category(kRemarkCategory)
+                  .function(function.getName())))
+        remark << "synchronous gpu ops imported; " +
+                      std::to_string(explicitOps) +
+                      " gpu op(s) written with tokens left as written; " +
+                      std::to_string(waits) +
+                      " host wait(s) inserted for explicit work a "
+                      "synchronous op touches the buffers of";
+      return;
+    }
     // Later vyre passes need not warn that it was not imported.
     function->setAttr(VyreDialect::getNotImportedAttrName(),
                       StringAttr::get(function.getContext(), reason));

@@ -117,8 +117,9 @@ module attributes {gpu.container_module} {
 // -----
 
 // Tests that two explicitly asynchronous kernels, which may need to run
-// concurrently (each may wait for the other to start), are left exactly as
-// written, synchronous ops of the function included.
+// concurrently (each may wait for the other to start), keep their tokens
+// exactly as written, while the function's synchronous ops are imported
+// around them.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @spin(%flag: memref<2xi32>) kernel {
@@ -126,21 +127,25 @@ module attributes {gpu.container_module} {
     }
   }
   // CHECK-LABEL: func.func @concurrent_kernels
-  // expected-remark @+1 {{function not imported: it is already asynchronous (gpu async tokens or async ops), and may depend on its ops running concurrently: it is left exactly as written}}
+  // CHECK-NOT: vyre.not_imported
+  // expected-remark @+1 {{synchronous gpu ops imported; 5 gpu op(s) written with tokens left as written; 0 host wait(s) inserted}}
   func.func @concurrent_kernels(%h: memref<2xi32>) {
     %c1 = arith.constant 1 : index
-    // CHECK: gpu.alloc ()
+    // CHECK: %[[FLAGS:.+]] = vyre.alloc
     %flags = gpu.alloc () : memref<2xi32>
-    // CHECK-NEXT: gpu.memcpy %{{.+}}, %{{.+}} :
+    // CHECK-NEXT: vyre.copy_h2d
     gpu.memcpy %flags, %h : memref<2xi32>, memref<2xi32>
+    // CHECK-NEXT: %[[T0:.+]] = gpu.wait async
+    // CHECK-NEXT: %[[T1:.+]] = gpu.wait async
     %t0 = gpu.wait async
     %t1 = gpu.wait async
-    // CHECK: gpu.launch_func async
+    // CHECK-NEXT: %[[K0:.+]] = gpu.launch_func async [%[[T0]]] {{.+}} args(%[[FLAGS]]
     %k0 = gpu.launch_func async [%t0] @kernels::@spin blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%flags : memref<2xi32>)
-    // CHECK: gpu.launch_func async
+    // CHECK-NEXT: %[[K1:.+]] = gpu.launch_func async [%[[T1]]] {{.+}} args(%[[FLAGS]]
     %k1 = gpu.launch_func async [%t1] @kernels::@spin blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%flags : memref<2xi32>)
+    // CHECK-NEXT: gpu.wait [%[[K0]], %[[K1]]]
     gpu.wait [%k0, %k1]
-    // CHECK: gpu.dealloc %
+    // CHECK-NEXT: vyre.dealloc %[[FLAGS]]
     gpu.dealloc %flags : memref<2xi32>
     return
   }
@@ -148,7 +153,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Tests that a single-token asynchronous fork is left as written too.
+// Tests that a single-token asynchronous fork keeps its two kernels on the
+// copy's token, and its synchronous dealloc is imported.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @scale(%x: memref<16xf32>) kernel {
@@ -156,16 +162,79 @@ module attributes {gpu.container_module} {
     }
   }
   // CHECK-LABEL: func.func @fork
-  // expected-remark @+1 {{function not imported: it is already asynchronous}}
+  // expected-remark @+1 {{synchronous gpu ops imported; 6 gpu op(s) written with tokens left as written; 0 host wait(s) inserted}}
   func.func @fork(%h: memref<16xf32>) {
     %c1 = arith.constant 1 : index
     %t = gpu.wait async
     %d, %ta = gpu.alloc async [%t] () : memref<16xf32>
-    // CHECK: gpu.memcpy async
+    // CHECK: %[[C:.+]] = gpu.memcpy async
     %tc = gpu.memcpy async [%ta] %d, %h : memref<16xf32>, memref<16xf32>
+    // CHECK-NEXT: gpu.launch_func async [%[[C]]]
     %k0 = gpu.launch_func async [%tc] @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    // CHECK-NEXT: gpu.launch_func async [%[[C]]]
     %k1 = gpu.launch_func async [%tc] @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
     gpu.wait [%k0, %k1]
+    // CHECK: vyre.dealloc
+    gpu.dealloc %d : memref<16xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that the same fork written asynchronous throughout (its free on the
+// kernels' tokens too) is left exactly as written.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%x: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @async_fork
+  // CHECK-SAME: vyre.not_imported = "it is already asynchronous
+  // expected-remark @+1 {{function not imported: it is already asynchronous (gpu async tokens or async ops), and may depend on its ops running concurrently: it is left exactly as written}}
+  func.func @async_fork(%h: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %t = gpu.wait async
+    %d, %ta = gpu.alloc async [%t] () : memref<16xf32>
+    %tc = gpu.memcpy async [%ta] %d, %h : memref<16xf32>, memref<16xf32>
+    // CHECK: gpu.launch_func async
+    %k0 = gpu.launch_func async [%tc] @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    %k1 = gpu.launch_func async [%tc] @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+    %j = gpu.wait async [%k0, %k1]
+    %tf = gpu.dealloc async [%j] %d : memref<16xf32>
+    gpu.wait [%tf]
+    return
+  }
+}
+
+// -----
+
+// Tests that a function whose tokens are carried through a loop, beside a
+// synchronous op, is left as written: the import orders the two kinds of
+// work in the top block only.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%x: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @token_through_loop
+  // CHECK-SAME: vyre.not_imported
+  // expected-remark @+1 {{function not imported: its gpu tokens are made or used outside its top block, or by an op other than a gpu host op}}
+  func.func @token_through_loop(%h: memref<16xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %d = gpu.alloc () : memref<16xf32>
+    // CHECK: gpu.memcpy %
+    gpu.memcpy %d, %h : memref<16xf32>, memref<16xf32>
+    %t = gpu.wait async
+    %last = scf.for %i = %c0 to %c4 step %c1 iter_args(%tok = %t) -> (!gpu.async.token) {
+      %k = gpu.launch_func async [%tok] @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<16xf32>)
+      scf.yield %k : !gpu.async.token
+    }
+    gpu.wait [%last]
     gpu.dealloc %d : memref<16xf32>
     return
   }

@@ -1,0 +1,57 @@
+//===- ExplicitAsyncWork.h - Host ops that run gpu work on tokens -*- C++ -*-===//
+//
+// A function that mixes synchronous gpu host ops with ops written
+// asynchronous by hand (`gpu.launch_func async [%t]`, `gpu.memcpy async`,
+// `gpu.wait [%t]`, ...) is imported with its explicit ops left as written.
+// To vyre's analyses such an op is a host op: at the point the host issues
+// it, it touches the buffers it names (as its declared memory effects say;
+// read and written where it declares none, as a launch), and a blocking
+// `gpu.wait` touches what the work it waits for touches. Together with
+// the waits the import inserts (before a synchronous op that touches what
+// explicit work still in flight touches), that orders vyre's work with the
+// explicit work without ordering the explicit ops among themselves.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_ANALYSIS_EXPLICITASYNCWORK_H
+#define VYRE_ANALYSIS_EXPLICITASYNCWORK_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace mlir::vyre {
+
+/// One buffer a gpu host op reads or writes (or allocates or frees, which
+/// count as writes).
+struct GPUBufferAccess {
+  Value buffer;
+  bool isWrite;
+};
+
+/// Whether `op` is a gpu host op written with tokens: one that makes a token,
+/// or a blocking `gpu.wait` on tokens.
+bool isExplicitAsyncOp(Operation *op);
+
+/// What the gpu host op `op` (no region) touches in the buffers it names:
+/// its declared memory effects, or, where it declares none (a launch), a
+/// read and a write of each memref operand and result. None when an effect
+/// names no buffer.
+std::optional<SmallVector<GPUBufferAccess>> getGPUHostOpAccesses(Operation *op);
+
+/// What the host reaches through `op`, an explicit async op: what it
+/// touches itself, or, for a blocking `gpu.wait`, what every op its tokens
+/// come after touches. None when that cannot be followed (a token from a
+/// block argument or a call, an op with regions).
+std::optional<SmallVector<GPUBufferAccess>>
+getExplicitAsyncAccesses(Operation *op);
+
+/// The ops whose work a wait on `tokens` waits for: their defining gpu ops
+/// and, through their dependencies, every op they come after. None when one
+/// cannot be followed.
+std::optional<SmallVector<Operation *>> getOpsBeforeTokens(ValueRange tokens);
+
+} // namespace mlir::vyre
+
+#endif // VYRE_ANALYSIS_EXPLICITASYNCWORK_H

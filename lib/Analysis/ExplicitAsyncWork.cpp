@@ -1,0 +1,86 @@
+//===- ExplicitAsyncWork.cpp - Host ops that run gpu work on tokens -*- C++ -*-===//
+
+#include "vyre/Analysis/ExplicitAsyncWork.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::vyre;
+
+bool vyre::isExplicitAsyncOp(Operation *op) {
+  auto async = dyn_cast<gpu::AsyncOpInterface>(op);
+  if (!async || op->getParentOfType<gpu::GPUModuleOp>())
+    return false;
+  if (async.getAsyncToken())
+    return true;
+  return isa<gpu::WaitOp>(op) && !async.getAsyncDependencies().empty();
+}
+
+std::optional<SmallVector<Operation *>>
+vyre::getOpsBeforeTokens(ValueRange tokens) {
+  SmallVector<Operation *> ops;
+  SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> worklist(tokens.begin(), tokens.end());
+  while (!worklist.empty()) {
+    Value token = worklist.pop_back_val();
+    auto async = token.getDefiningOp<gpu::AsyncOpInterface>();
+    if (!async || async.getAsyncToken() != token)
+      return std::nullopt;
+    if (!seen.insert(async).second)
+      continue;
+    ops.push_back(async);
+    llvm::append_range(worklist, async.getAsyncDependencies());
+  }
+  return ops;
+}
+
+std::optional<SmallVector<GPUBufferAccess>>
+vyre::getGPUHostOpAccesses(Operation *op) {
+  if (op->getNumRegions() != 0)
+    return std::nullopt;
+  SmallVector<GPUBufferAccess> accesses;
+  auto effectOp = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effectOp) {
+    auto append = [&](Value value) {
+      if (!isa<BaseMemRefType>(value.getType()))
+        return;
+      accesses.push_back({value, /*isWrite=*/false});
+      accesses.push_back({value, /*isWrite=*/true});
+    };
+    llvm::for_each(op->getOperands(), append);
+    llvm::for_each(op->getResults(), append);
+    return accesses;
+  }
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  effectOp.getEffects(effects);
+  for (const MemoryEffects::EffectInstance &effect : effects) {
+    Value value = effect.getValue();
+    if (!value || !isa<BaseMemRefType>(value.getType()))
+      return std::nullopt;
+    accesses.push_back(
+        {value, !isa<MemoryEffects::Read>(effect.getEffect())});
+  }
+  return accesses;
+}
+
+std::optional<SmallVector<GPUBufferAccess>>
+vyre::getExplicitAsyncAccesses(Operation *op) {
+  auto async = cast<gpu::AsyncOpInterface>(op);
+  if (async.getAsyncToken())
+    return getGPUHostOpAccesses(op);
+  std::optional<SmallVector<Operation *>> before =
+      getOpsBeforeTokens(async.getAsyncDependencies());
+  if (!before)
+    return std::nullopt;
+  SmallVector<GPUBufferAccess> accesses;
+  for (Operation *each : *before) {
+    std::optional<SmallVector<GPUBufferAccess>> own =
+        getGPUHostOpAccesses(each);
+    if (!own)
+      return std::nullopt;
+    llvm::append_range(accesses, *own);
+  }
+  return accesses;
+}
