@@ -45,6 +45,7 @@ DEFAULT = [
     ("sparse-spmv.mlir", "run", "spmv_noalias"),
     ("training-loss-loop.mlir", "train", "train"),
     ("upstream-layers.mlir", "layers", "layers"),
+    ("all-reduce.mlir", "run", "row_sums_noalias"),
     ("upstream-batches-call.mlir", "run", "compute_noalias"),
     ("linalg-batches-call.mlir", "run", "compute_noalias"),
 ]

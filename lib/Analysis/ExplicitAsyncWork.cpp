@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -16,6 +17,21 @@ bool vyre::isExplicitAsyncOp(Operation *op) {
   if (async.getAsyncToken())
     return true;
   return isa<gpu::WaitOp>(op) && !async.getAsyncDependencies().empty();
+}
+
+bool vyre::isUsedByExplicitAsyncOp(Value buffer) {
+  SmallVector<Value> worklist{buffer};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isExplicitAsyncOp(user))
+        return true;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == value)
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return false;
 }
 
 std::optional<SmallVector<Operation *>>

@@ -105,9 +105,20 @@ static OpFootprint computeStreamOpFootprint(StreamOpInterface op,
   OpFootprint footprint;
   SmallVector<BufferAccess, 8> accesses;
   op.getBufferAccesses(accesses);
-  for (const BufferAccess &access : accesses)
-    if (access.effect != BufferEffect::Allocate)
+  for (const BufferAccess &access : accesses) {
+    if (access.effect != BufferEffect::Allocate) {
       addDeviceAccess(footprint.device, access, slots);
+      continue;
+    }
+    // An allocation on the stream comes before any op that names the buffer;
+    // an explicit async op, issued by the host, must wait for it as it would
+    // for a write.
+    if (isUsedByExplicitAsyncOp(access.buffer)) {
+      BufferAccess write = access;
+      write.effect = BufferEffect::Write;
+      addDeviceAccess(footprint.device, write, slots);
+    }
+  }
   return footprint;
 }
 

@@ -47,6 +47,10 @@ std::optional<SmallVector<GPUBufferAccess>> getGPUHostOpAccesses(Operation *op);
 std::optional<SmallVector<GPUBufferAccess>>
 getExplicitAsyncAccesses(Operation *op);
 
+/// Whether an explicit async op names `buffer` or a view of it: the op must
+/// then be issued after whatever made the buffer.
+bool isUsedByExplicitAsyncOp(Value buffer);
+
 /// The ops whose work a wait on `tokens` waits for: their defining gpu ops
 /// and, through their dependencies, every op they come after. None when one
 /// cannot be followed.

@@ -150,8 +150,13 @@ def ConvertGPUHostToVyrePass
     passes an explicit op touches the buffers it names when the host issues
     it, and a blocking wait what the work it waits for touches, so vyre's
     work before an explicit op on the same buffers finishes before the host
-    issues it. Remark `ImportedAroundExplicitAsync` counts the explicit ops
-    and the waits inserted.
+    issues it, and after vyre's allocation of a buffer it names. A call
+    counts as a synchronous op on the memrefs it passes. Buffers may overlap
+    unless one is an allocation in the function or an `llvm.noalias`
+    argument, or both have the same root. Each explicit op is marked
+    `vyre.written_async`, which tells the gpu-level referee that it runs as
+    its author ordered it. Remark `ImportedAroundExplicitAsync` counts the
+    explicit ops and the waits inserted.
 
     A `gpu.launch` that is not outlined is an error: run
     `--gpu-kernel-outlining` first (`--vyre-gpu-async-pipeline` does).
@@ -202,7 +207,10 @@ def GPUAsyncRegionForSynchronousCodePass
     written, and each synchronous op runs on a stream of its own that the
     host waits for at once (`%s = gpu.wait async`, the op with `async [%s]`,
     `gpu.wait [%t]`): the host goes on only once the op is done, as written,
-    and `gpu-to-llvm` lowers it. Remark `SynchronousOpsOnOwnStreams`.
+    and `gpu-to-llvm` lowers it. Before it, the host waits for explicit work
+    still in flight on its buffers, as `--convert-gpu-host-to-vyre` makes it
+    wait in the functions it imports. A `host_shared` allocation stays
+    synchronous. Remark `SynchronousOpsOnOwnStreams`.
 
     `--vyre-gpu-async-pipeline` runs it, instead of upstream's pass, on the
     functions `--convert-gpu-host-to-vyre` did not import.

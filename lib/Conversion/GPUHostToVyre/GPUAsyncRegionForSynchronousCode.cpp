@@ -4,12 +4,15 @@
 // --gpu-async-region on the functions that hold only synchronous gpu host
 // ops, and on no function written asynchronous by hand, which it would
 // break. In a function that mixes the two, each synchronous op runs on a
-// stream of its own that the host waits for at once: what it meant, in a
-// form upstream lowers, with the explicit tokens left as written.
+// stream of its own that the host waits for at once, after the explicit
+// work before it on its buffers: what it meant, in a form upstream lowers,
+// with the explicit tokens left as written.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vyre/Conversion/Passes.h"
+
+#include "WaitsForExplicitWork.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -83,8 +86,10 @@ struct GPUAsyncRegionForSynchronousCodePass
         return WalkResult::skip();
       if (isSynchronousGPUOp(op)) {
         synchronous = true;
-        // A wait on nothing does nothing.
-        if (!isa<gpu::WaitOp>(op))
+        // A wait on nothing does nothing; gpu-to-llvm lowers a host_shared
+        // allocation only when it is synchronous.
+        auto alloc = dyn_cast<gpu::AllocOp>(op);
+        if (!isa<gpu::WaitOp>(op) && !(alloc && alloc.getHostShared()))
           synchronousOps.push_back(op);
       } else if (isa<gpu::AsyncOpInterface>(op)) {
         asynchronous = true;
@@ -92,6 +97,10 @@ struct GPUAsyncRegionForSynchronousCodePass
       return WalkResult::advance();
     });
     if (synchronous && asynchronous) {
+      unsigned waits = waitForExplicitWorkBeforeSynchronousOps(
+          function.getBody().front(), [](Operation *op) {
+            return isSynchronousGPUOp(op) && !isa<gpu::WaitOp>(op);
+          });
       for (Operation *op : synchronousOps)
         runOnStreamOfItsOwn(op);
       if (auto remark = remark::analysis(
@@ -102,9 +111,11 @@ struct GPUAsyncRegionForSynchronousCodePass
         remark << "the function mixes explicit gpu tokens with " +
                       std::to_string(synchronousOps.size()) +
                       " synchronous gpu host op(s): each runs on a stream of "
-                      "its own that the host waits for at once; the explicit "
-                      "tokens are left as written (--gpu-async-region would "
-                      "add its chain to them)";
+                      "its own that the host waits for at once, after " +
+                      std::to_string(waits) +
+                      " wait(s) for explicit work on its buffers; the "
+                      "explicit tokens are left as written "
+                      "(--gpu-async-region would add its chain to them)";
       return;
     }
     if (!synchronous) {

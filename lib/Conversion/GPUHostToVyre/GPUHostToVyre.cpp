@@ -11,8 +11,9 @@
 
 #include "vyre/Conversion/Passes.h"
 
+#include "WaitsForExplicitWork.h"
+
 #include "vyre/Analysis/ExplicitAsyncWork.h"
-#include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -198,7 +199,8 @@ public:
   /// Imports every synchronous gpu host op; returns how many waits for
   /// explicit work it inserted.
   unsigned run() {
-    unsigned waits = orderAfterExplicitWork();
+    unsigned waits = waitForExplicitWorkBeforeSynchronousOps(
+        function.getBody().front(), isSynchronousHostOp);
     SmallVector<Operation *> ops;
     function.walk([&](Operation *op) {
       if (isSynchronousHostOp(op))
@@ -210,139 +212,6 @@ public:
   }
 
 private:
-  /// Whether `root` is a buffer of its own: an allocation no other root can
-  /// name.
-  static bool isDistinctAllocation(Value root) {
-    return root.getDefiningOp<gpu::AllocOp>() ||
-           root.getDefiningOp<memref::AllocOp>() ||
-           root.getDefiningOp<memref::AllocaOp>() ||
-           root.getDefiningOp<AllocOp>();
-  }
-
-  /// Whether buffers with roots `lhs` and `rhs` may overlap.
-  static bool mayOverlap(Value lhs, Value rhs) {
-    return lhs == rhs ||
-           (!isDistinctAllocation(lhs) && !isDistinctAllocation(rhs));
-  }
-
-  /// What the synchronous gpu host ops in `op` (itself or nested) touch,
-  /// by root; none if unknown.
-  static std::optional<SmallVector<GPUBufferAccess>>
-  importedAccesses(Operation *op) {
-    SmallVector<GPUBufferAccess> accesses;
-    WalkResult walk = op->walk([&](Operation *nested) {
-      if (!isSynchronousHostOp(nested))
-        return WalkResult::advance();
-      std::optional<SmallVector<GPUBufferAccess>> own =
-          getGPUHostOpAccesses(nested);
-      if (!own)
-        return WalkResult::interrupt();
-      llvm::append_range(accesses, *own);
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return std::nullopt;
-    return accesses;
-  }
-
-  /// Whether two access lists may conflict: a write and another access to
-  /// buffers that may overlap.
-  static bool mayConflict(ArrayRef<GPUBufferAccess> lhs,
-                          ArrayRef<GPUBufferAccess> rhs) {
-    for (const GPUBufferAccess &l : lhs)
-      for (const GPUBufferAccess &r : rhs)
-        if ((l.isWrite || r.isWrite) &&
-            mayOverlap(SlotAccessAnalysis::resolveRoot(l.buffer),
-                       SlotAccessAnalysis::resolveRoot(r.buffer)))
-          return true;
-    return false;
-  }
-
-  /// In a function with explicit tokens (all in its top block), makes the
-  /// host wait, before each top-level op that holds a synchronous gpu op,
-  /// for the explicit work still in flight that touches the same buffers:
-  /// as written, that work was issued before the synchronous op, which then
-  /// ran in program order after it; once imported, vyre may run the
-  /// synchronous op on a stream. The wait joins the work's tokens
-  /// (`%j = gpu.wait async [%t, ...]`, a token named twice if alone, so that
-  /// `canonicalize` does not fold the join into it) and blocks on the join
-  /// (`gpu.wait [%j]`): the explicit streams stay alive for the waits the
-  /// function itself makes. Explicit ops are not ordered among themselves,
-  /// and vyre's work before an explicit op is ordered before it by the
-  /// buffers the op names (ExplicitAsyncWork.h).
-  unsigned orderAfterExplicitWork() {
-    Block &top = function.getBody().front();
-    SmallVector<Operation *> inFlight;
-    auto retire = [&](ArrayRef<Operation *> done) {
-      llvm::SmallPtrSet<Operation *, 16> doneSet(done.begin(), done.end());
-      llvm::erase_if(inFlight,
-                     [&](Operation *op) { return doneSet.contains(op); });
-    };
-    unsigned waits = 0;
-    auto tokenType = builder.getType<gpu::AsyncTokenType>();
-    for (Operation &op : llvm::make_early_inc_range(top)) {
-      if (auto wait = dyn_cast<gpu::WaitOp>(op);
-          wait && !wait.getAsyncToken()) {
-        if (std::optional<SmallVector<Operation *>> done =
-                getOpsBeforeTokens(wait.getAsyncDependencies()))
-          retire(*done);
-        continue;
-      }
-      if (auto async = dyn_cast<gpu::AsyncOpInterface>(op);
-          async && async.getAsyncToken()) {
-        inFlight.push_back(&op);
-        continue;
-      }
-      if (inFlight.empty())
-        continue;
-      bool holdsImported = false;
-      op.walk([&](Operation *nested) {
-        holdsImported |= isSynchronousHostOp(nested);
-      });
-      if (!holdsImported)
-        continue;
-      std::optional<SmallVector<GPUBufferAccess>> imported =
-          importedAccesses(&op);
-      SmallVector<Value> tokens;
-      for (Operation *explicitOp : inFlight) {
-        std::optional<SmallVector<GPUBufferAccess>> accesses =
-            getExplicitAsyncAccesses(explicitOp);
-        if (!imported || !accesses || mayConflict(*imported, *accesses))
-          tokens.push_back(
-              cast<gpu::AsyncOpInterface>(explicitOp).getAsyncToken());
-      }
-      if (tokens.empty())
-        continue;
-      // A token another one comes after need not be named.
-      SmallVector<Value> dependencies;
-      for (Value token : tokens)
-        llvm::append_range(
-            dependencies,
-            cast<gpu::AsyncOpInterface>(token.getDefiningOp())
-                .getAsyncDependencies());
-      if (std::optional<SmallVector<Operation *>> covered =
-              getOpsBeforeTokens(dependencies)) {
-        llvm::SmallPtrSet<Operation *, 16> coveredSet(covered->begin(),
-                                                      covered->end());
-        llvm::erase_if(tokens, [&](Value token) {
-          return coveredSet.contains(token.getDefiningOp());
-        });
-      }
-      if (tokens.size() == 1)
-        tokens.push_back(tokens.front());
-      builder.setInsertionPoint(&op);
-      Value join =
-          gpu::WaitOp::create(builder, op.getLoc(), tokenType, tokens)
-              .getAsyncToken();
-      gpu::WaitOp::create(builder, op.getLoc(), Type(), join);
-      ++waits;
-      if (std::optional<SmallVector<Operation *>> done =
-              getOpsBeforeTokens(tokens))
-        retire(*done);
-    }
-    return waits;
-  }
-
   /// Why `op` cannot be imported; empty if it can, or if it is no gpu host
   /// op.
   std::string whyNotImportable(Operation *op) {
@@ -480,8 +349,11 @@ struct ConvertGPUHostToVyrePass
     if (reason.empty()) {
       unsigned explicitOps = 0;
       function.walk([&](Operation *op) {
-        if (isExplicitAsyncOp(op))
-          ++explicitOps;
+        if (!isExplicitAsyncOp(op))
+          return;
+        ++explicitOps;
+        op->setAttr(VyreDialect::getWrittenAsyncAttrName(),
+                    UnitAttr::get(op->getContext()));
       });
       unsigned waits = importer.run();
       if (explicitOps == 0)

@@ -288,8 +288,8 @@ struct ConvertVyreToGPUPass
 
   /// Drops the attributes vyre's passes leave for each other: the kernels'
   /// `vyre.access` summaries (upstream's lowering changes the kernels'
-  /// signatures), and functions' `vyre.effects` and `vyre.not_imported`
-  /// unless kept. Returns whether any was dropped.
+  /// signatures), and functions' `vyre.effects` and `vyre.not_imported` and
+  /// ops' `vyre.written_async` unless kept. Returns whether any was dropped.
   bool dropVyreAttributes(ModuleOp module) {
     SmallVector<StringRef, 3> names{VyreDialect::getKernelAccessAttrName()};
     if (!keepEffects) {
@@ -302,6 +302,11 @@ struct ConvertVyreToGPUPass
         return WalkResult::advance();
       for (StringRef name : names)
         dropped |= static_cast<bool>(op->removeAttr(name));
+      if (!keepEffects)
+        op->walk([&](Operation *nested) {
+          dropped |= static_cast<bool>(
+              nested->removeAttr(VyreDialect::getWrittenAsyncAttrName()));
+        });
       return WalkResult::skip();
     });
     return dropped;

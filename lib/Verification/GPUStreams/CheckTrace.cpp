@@ -10,6 +10,7 @@
 
 #include "CheckTrace.h"
 #include "HappensBefore.h"
+#include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -236,6 +237,11 @@ void TraceChecker::checkUseAfterFree(unsigned earlier, unsigned later) {
 /// `earlier` and `later` are not ordered.
 void TraceChecker::checkRaces(unsigned earlier, unsigned later) {
   const Node &first = nodes[earlier], &second = nodes[later];
+  // Two ops the author wrote with tokens run as the author ordered them.
+  StringLiteral writtenAsync = vyre::VyreDialect::getWrittenAsyncAttrName();
+  if (first.op && second.op && first.op->hasAttr(writtenAsync) &&
+      second.op->hasAttr(writtenAsync))
+    return;
   for (const Access &lhs : first.accesses)
     for (const Access &rhs : second.accesses) {
       if (!(lhs.write || rhs.write) || !mayAlias(lhs.buffer, rhs.buffer))

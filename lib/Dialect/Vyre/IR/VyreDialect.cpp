@@ -94,6 +94,10 @@ LogicalResult VyreDialect::verifyOperationAttribute(Operation *op,
     return verifyKernelAccessAttr(op, attribute.getValue());
   if (attribute.getName() == getFunctionEffectsAttrName())
     return verifyFunctionEffectsAttr(op, attribute.getValue());
+  if (attribute.getName() == getWrittenAsyncAttrName() &&
+      !isa<UnitAttr>(attribute.getValue()))
+    return op->emitError("'")
+           << getWrittenAsyncAttrName() << "' is a unit attribute";
   return success();
 }
 

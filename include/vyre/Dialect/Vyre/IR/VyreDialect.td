@@ -74,6 +74,14 @@ def Vyre_Dialect : Dialect {
       return ::llvm::StringLiteral("vyre.not_imported");
     }
 
+    /// `vyre.written_async` (unit) on a gpu host op: the author wrote it
+    /// with tokens, in a function --convert-gpu-host-to-vyre imported
+    /// around it; it runs as its tokens say, which the gpu-level referee
+    /// takes as meant (two such ops may race on purpose).
+    static constexpr ::llvm::StringLiteral getWrittenAsyncAttrName() {
+      return ::llvm::StringLiteral("vyre.written_async");
+    }
+
   private:
     void registerAttributes();
     void registerTypes();
