@@ -49,10 +49,11 @@ void SlotAccessAnalysis::collectSlots(Operation *op) {
     if (auto alloc = dyn_cast<AllocOp>(nested))
       addSlot(alloc.getMemref());
     // Device memory allocated with a token, left as written in a function
-    // that also holds vyre ops.
+    // that also holds vyre ops, and host_shared (managed) memory, which
+    // kernels and the host both touch: the host's accesses to it are to the
+    // slot too.
     else if (auto alloc = dyn_cast<gpu::AllocOp>(nested);
-             alloc && !alloc.getHostShared() &&
-             !alloc->getParentOfType<gpu::GPUModuleOp>())
+             alloc && !alloc->getParentOfType<gpu::GPUModuleOp>())
       addSlot(alloc.getMemref());
   });
 }

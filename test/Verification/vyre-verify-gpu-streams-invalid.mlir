@@ -253,3 +253,18 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that an asynchronous host_shared allocation, which gpu-to-llvm
+// leaves unconverted, is refused (next to the synchronous one accepted in
+// vyre-verify-gpu-streams.mlir).
+module attributes {gpu.container_module} {
+  func.func @async_host_shared() {
+    %t0 = gpu.wait async
+    // expected-error @below {{'gpu.alloc' op is an asynchronous host_shared allocation: gpu-to-llvm lowers only the synchronous form}}
+    %a, %t1 = gpu.alloc async [%t0] host_shared () : memref<16xf32>
+    gpu.wait [%t1]
+    return
+  }
+}

@@ -126,8 +126,9 @@ def ConvertGPUHostToVyrePass
     (`--remarks-filter=convert-gpu-host-to-vyre`) at that op that says why:
     a copy whose direction cannot be decided, a launch with clusters,
     dynamic shared memory or a kernel that is not a `gpu.func` it can see,
-    an allocation that is `host_shared` or takes symbol operands, a
-    `gpu.memset`. The pass marks such a function `vyre.not_imported` with
+    an allocation that takes symbol operands, a `gpu.memset`. A
+    `host_shared` (managed) allocation stays as written, synchronous: host
+    memory that kernels reach too, a slot whose host accesses count. The pass marks such a function `vyre.not_imported` with
     the reason, so that later vyre passes do not warn that it was not
     imported.
 

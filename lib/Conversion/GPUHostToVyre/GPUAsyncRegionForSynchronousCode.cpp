@@ -44,6 +44,13 @@ bool isSynchronousGPUOp(Operation *op) {
   return async && !async.getAsyncToken() && async.getAsyncDependencies().empty();
 }
 
+/// Whether `op` is a synchronous host_shared allocation, which `gpu-to-llvm`
+/// lowers as it is (and no asynchronous one).
+bool isSynchronousHostSharedAlloc(Operation *op) {
+  auto alloc = dyn_cast<gpu::AllocOp>(op);
+  return alloc && alloc.getHostShared() && isSynchronousGPUOp(op);
+}
+
 /// Makes the synchronous gpu op `op` run on a new stream of its own, which
 /// the host then waits for and destroys: `%s = gpu.wait async`, the op with
 /// `async [%s]`, `gpu.wait [%t]`. The host still goes on only once the op is
@@ -84,12 +91,12 @@ struct GPUAsyncRegionForSynchronousCodePass
       // Device code is the kernels' own.
       if (isa<gpu::LaunchOp>(op))
         return WalkResult::skip();
+      if (isSynchronousHostSharedAlloc(op))
+        return WalkResult::advance();
       if (isSynchronousGPUOp(op)) {
         synchronous = true;
-        // A wait on nothing does nothing; gpu-to-llvm lowers a host_shared
-        // allocation only when it is synchronous.
-        auto alloc = dyn_cast<gpu::AllocOp>(op);
-        if (!isa<gpu::WaitOp>(op) && !(alloc && alloc.getHostShared()))
+        // A wait on nothing does nothing.
+        if (!isa<gpu::WaitOp>(op))
           synchronousOps.push_back(op);
       } else if (isa<gpu::AsyncOpInterface>(op)) {
         asynchronous = true;

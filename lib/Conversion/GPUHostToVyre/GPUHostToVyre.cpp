@@ -44,6 +44,11 @@ bool isSynchronousHostOp(Operation *op) {
   if (!isa<gpu::AllocOp, gpu::DeallocOp, gpu::LaunchFuncOp, gpu::MemcpyOp,
            gpu::MemsetOp>(op))
     return false;
+  // A host_shared (managed) allocation stays as written: host memory to
+  // vyre, which kernels may use as well, and which gpu-to-llvm lowers only
+  // when it is synchronous.
+  if (auto alloc = dyn_cast<gpu::AllocOp>(op); alloc && alloc.getHostShared())
+    return false;
   auto async = cast<gpu::AsyncOpInterface>(op);
   return !async.getAsyncToken() && async.getAsyncDependencies().empty();
 }
@@ -136,8 +141,10 @@ Side sideOf(Value buffer) {
     root = view.getViewSource();
   }
   // A gpu.alloc, or the vyre.alloc the pass already made of it.
+  // Managed memory is host memory the device reaches too: a copy to or
+  // from it stands for one to or from the host.
   if (auto alloc = root.getDefiningOp<gpu::AllocOp>())
-    return alloc.getHostShared() ? Side::Unknown : Side::Device;
+    return alloc.getHostShared() ? Side::Host : Side::Device;
   if (root.getDefiningOp<AllocOp>())
     return Side::Device;
   if (root.getDefiningOp<memref::AllocOp>() ||
@@ -221,8 +228,6 @@ private:
     if (isa<gpu::MemsetOp>(op))
       return "vyre has no memset";
     if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
-      if (alloc.getHostShared())
-        return "a host_shared allocation is host memory too";
       if (!alloc.getSymbolOperands().empty())
         return "it takes symbol operands";
       if (!alloc.getType().getLayout().isIdentity())

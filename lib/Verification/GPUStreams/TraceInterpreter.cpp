@@ -88,6 +88,16 @@ LogicalResult TraceInterpreter::runOp(Operation *op) {
     return runWait(wait);
   if (isModelledRuntimeOp(op))
     return runRuntimeOp(op);
+  // Managed memory is allocated by the host, synchronously (gpu-to-llvm
+  // lowers no other form): a host op that makes a buffer.
+  if (auto alloc = dyn_cast<gpu::AllocOp>(op); alloc && alloc.getHostShared()) {
+    if (alloc.getAsyncToken() || !alloc.getAsyncDependencies().empty())
+      return op->emitOpError(
+          "is an asynchronous host_shared allocation: gpu-to-llvm lowers "
+          "only the synchronous form");
+    runHostOp(op);
+    return success();
+  }
   if (isModelledDeviceOp(op))
     return runDeviceOp(op);
   if (isa<gpu::AsyncOpInterface>(op))

@@ -67,22 +67,6 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Tests that a host_shared allocation, which is host memory too, keeps its
-// function as written.
-module attributes {gpu.container_module} {
-  // CHECK-LABEL: func.func @host_shared
-  func.func @host_shared(%h: memref<16xf32>) {
-    // CHECK: gpu.alloc host_shared
-    // expected-remark @+1 {{its 'gpu.alloc' cannot be imported: a host_shared allocation is host memory too}}
-    %s = gpu.alloc host_shared () : memref<16xf32>
-    // CHECK: gpu.memcpy
-    gpu.memcpy %s, %h : memref<16xf32>, memref<16xf32>
-    return
-  }
-}
-
-// -----
-
 // Tests that a gpu.memset keeps its function as written.
 module attributes {gpu.container_module} {
   // CHECK-LABEL: func.func @memset
