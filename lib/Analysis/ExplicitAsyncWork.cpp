@@ -35,7 +35,9 @@ bool vyre::isUsedByExplicitAsyncOp(Value buffer) {
 }
 
 std::optional<SmallVector<Operation *>>
-vyre::getOpsBeforeTokens(ValueRange tokens) {
+vyre::getOpsBeforeTokens(ValueRange tokens,
+                         const SmallPtrSetImpl<Operation *> *done,
+                         size_t limit) {
   SmallVector<Operation *> ops;
   SmallPtrSet<Operation *, 16> seen;
   SmallVector<Value> worklist(tokens.begin(), tokens.end());
@@ -44,8 +46,10 @@ vyre::getOpsBeforeTokens(ValueRange tokens) {
     auto async = token.getDefiningOp<gpu::AsyncOpInterface>();
     if (!async || async.getAsyncToken() != token)
       return std::nullopt;
-    if (!seen.insert(async).second)
+    if ((done && done->contains(async)) || !seen.insert(async).second)
       continue;
+    if (ops.size() == limit)
+      return std::nullopt;
     ops.push_back(async);
     llvm::append_range(worklist, async.getAsyncDependencies());
   }
@@ -86,8 +90,8 @@ vyre::getExplicitAsyncAccesses(Operation *op) {
   auto async = cast<gpu::AsyncOpInterface>(op);
   if (async.getAsyncToken())
     return getGPUHostOpAccesses(op);
-  std::optional<SmallVector<Operation *>> before =
-      getOpsBeforeTokens(async.getAsyncDependencies());
+  std::optional<SmallVector<Operation *>> before = getOpsBeforeTokens(
+      async.getAsyncDependencies(), /*done=*/nullptr, kMaxFollowedExplicitOps);
   if (!before)
     return std::nullopt;
   SmallVector<GPUBufferAccess> accesses;

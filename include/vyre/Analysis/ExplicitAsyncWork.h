@@ -17,7 +17,10 @@
 #define VYRE_ANALYSIS_EXPLICITASYNCWORK_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
 
 #include <optional>
 
@@ -43,7 +46,8 @@ std::optional<SmallVector<GPUBufferAccess>> getGPUHostOpAccesses(Operation *op);
 /// What the host reaches through `op`, an explicit async op: what it
 /// touches itself, or, for a blocking `gpu.wait`, what every op its tokens
 /// come after touches. None when that cannot be followed (a token from a
-/// block argument or a call, an op with regions).
+/// block argument or a call, an op with regions, more than
+/// kMaxFollowedExplicitOps ops).
 std::optional<SmallVector<GPUBufferAccess>>
 getExplicitAsyncAccesses(Operation *op);
 
@@ -52,9 +56,18 @@ getExplicitAsyncAccesses(Operation *op);
 bool isUsedByExplicitAsyncOp(Value buffer);
 
 /// The ops whose work a wait on `tokens` waits for: their defining gpu ops
-/// and, through their dependencies, every op they come after. None when one
-/// cannot be followed.
-std::optional<SmallVector<Operation *>> getOpsBeforeTokens(ValueRange tokens);
+/// and, through their dependencies, every op they come after, except the
+/// ops in `done` (work known finished), which are not followed either. None
+/// when one cannot be followed, or when there are more than `limit`.
+std::optional<SmallVector<Operation *>>
+getOpsBeforeTokens(ValueRange tokens,
+                   const llvm::SmallPtrSetImpl<Operation *> *done = nullptr,
+                   size_t limit = SIZE_MAX);
+
+/// How many ops a blocking wait's work is followed through, at most: past
+/// that, what the wait touches is unknown (it orders everything), which
+/// keeps the analyses linear in the function.
+constexpr size_t kMaxFollowedExplicitOps = 1024;
 
 } // namespace mlir::vyre
 

@@ -130,7 +130,11 @@ const char *whyLeftAlone(func::FuncOp function) {
   return nullptr;
 }
 
-Side sideOf(Value buffer) {
+/// Whether `root` is registered with gpu.host_register, asked once per root
+/// (the answer walks the root's uses).
+using RegisteredRoots = llvm::DenseMap<Value, bool>;
+
+Side sideOf(Value buffer, RegisteredRoots &registered) {
   if (auto type = dyn_cast<BaseMemRefType>(buffer.getType()))
     if (isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
       return Side::Device;
@@ -140,16 +144,21 @@ Side sideOf(Value buffer) {
       break;
     root = view.getViewSource();
   }
-  // A gpu.alloc, or the vyre.alloc the pass already made of it.
-  // Managed memory is host memory the device reaches too: a copy to or
-  // from it stands for one to or from the host.
+  // A gpu.alloc, or the vyre.alloc the pass already made of it. Managed
+  // memory is host memory the device reaches too: a copy to or from it
+  // stands for one to or from the host.
   if (auto alloc = root.getDefiningOp<gpu::AllocOp>())
     return alloc.getHostShared() ? Side::Host : Side::Device;
   if (root.getDefiningOp<AllocOp>())
     return Side::Device;
   if (root.getDefiningOp<memref::AllocOp>() ||
       root.getDefiningOp<memref::AllocaOp>() ||
-      root.getDefiningOp<memref::GetGlobalOp>() || isRegisteredWithGPU(root))
+      root.getDefiningOp<memref::GetGlobalOp>())
+    return Side::Host;
+  auto [it, inserted] = registered.try_emplace(root, false);
+  if (inserted)
+    it->second = isRegisteredWithGPU(root);
+  if (it->second)
     return Side::Host;
   if (auto argument = dyn_cast<BlockArgument>(root))
     if (isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
@@ -169,8 +178,10 @@ bool compatible(MemRefType lhs, MemRefType rhs) {
 
 /// The direction of a copy: into device memory (true), into host memory
 /// (false), or undecided.
-std::optional<bool> copiesToDevice(gpu::MemcpyOp copy) {
-  Side to = sideOf(copy.getDst()), from = sideOf(copy.getSrc());
+std::optional<bool> copiesToDevice(gpu::MemcpyOp copy,
+                                   RegisteredRoots &registered) {
+  Side to = sideOf(copy.getDst(), registered),
+       from = sideOf(copy.getSrc(), registered);
   if ((to == Side::Device && (from == Side::Host || from == Side::Argument)) ||
       (to == Side::Argument && from == Side::Host))
     return true;
@@ -241,7 +252,7 @@ private:
       auto src = dyn_cast<MemRefType>(copy.getSrc().getType());
       if (!dst || !src || !compatible(dst, src))
         return "its two sides differ in type";
-      if (!copiesToDevice(copy))
+      if (!copiesToDevice(copy, registeredRoots))
         return "its direction cannot be decided (each side must be known as "
                "host or device memory: a gpu.alloc, a gpu address space, a "
                "memref.alloc, alloca or global, a gpu.host_register'ed "
@@ -299,7 +310,7 @@ private:
                          launch.getKernelOperands(), /*access=*/nullptr);
     } else {
       auto copy = cast<gpu::MemcpyOp>(op);
-      if (*copiesToDevice(copy))
+      if (*copiesToDevice(copy, registeredRoots))
         CopyH2DOp::create(builder, loc, copy.getSrc(), copy.getDst());
       else
         CopyD2HOp::create(builder, loc, copy.getSrc(), copy.getDst());
@@ -310,6 +321,7 @@ private:
   func::FuncOp function;
   OpBuilder builder;
   SymbolTableCollection symbolTables;
+  RegisteredRoots registeredRoots;
 };
 
 struct ConvertGPUHostToVyrePass

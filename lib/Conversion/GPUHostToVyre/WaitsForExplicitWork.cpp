@@ -77,15 +77,17 @@ static bool mayConflict(ArrayRef<GPUBufferAccess> lhs,
   return false;
 }
 
-/// Drops from `tokens` each token another one comes after.
-static void dropCoveredTokens(SmallVectorImpl<Value> &tokens) {
+/// Drops from `tokens` each token another one comes after (`done`: work
+/// known finished, not followed).
+static void dropCoveredTokens(SmallVectorImpl<Value> &tokens,
+                              const SmallPtrSetImpl<Operation *> &done) {
   SmallVector<Value> dependencies;
   for (Value token : tokens)
     llvm::append_range(dependencies,
                        cast<gpu::AsyncOpInterface>(token.getDefiningOp())
                            .getAsyncDependencies());
   std::optional<SmallVector<Operation *>> covered =
-      getOpsBeforeTokens(dependencies);
+      getOpsBeforeTokens(dependencies, &done);
   if (!covered)
     return;
   llvm::SmallPtrSet<Operation *, 16> coveredSet(covered->begin(),
@@ -98,13 +100,16 @@ static void dropCoveredTokens(SmallVectorImpl<Value> &tokens) {
 unsigned mlir::vyre::waitForExplicitWorkBeforeSynchronousOps(
     Block &top, function_ref<bool(Operation *)> isSynchronous) {
   SmallVector<Operation *> inFlight;
+  // Explicit work the host has waited for: never followed again, so each
+  // op is visited once over the block.
+  llvm::SmallPtrSet<Operation *, 32> done;
   auto retire = [&](ValueRange tokens) {
-    std::optional<SmallVector<Operation *>> done = getOpsBeforeTokens(tokens);
-    if (!done)
+    std::optional<SmallVector<Operation *>> finished =
+        getOpsBeforeTokens(tokens, &done);
+    if (!finished)
       return;
-    llvm::SmallPtrSet<Operation *, 16> doneSet(done->begin(), done->end());
-    llvm::erase_if(inFlight,
-                   [&](Operation *op) { return doneSet.contains(op); });
+    done.insert(finished->begin(), finished->end());
+    llvm::erase_if(inFlight, [&](Operation *op) { return done.contains(op); });
   };
   unsigned waits = 0;
   for (Operation &op : llvm::make_early_inc_range(top)) {
@@ -141,7 +146,7 @@ unsigned mlir::vyre::waitForExplicitWorkBeforeSynchronousOps(
     }
     if (tokens.empty())
       continue;
-    dropCoveredTokens(tokens);
+    dropCoveredTokens(tokens, done);
     if (tokens.size() == 1)
       tokens.push_back(tokens.front());
     OpBuilder builder(&op);

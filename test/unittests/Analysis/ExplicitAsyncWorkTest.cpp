@@ -85,6 +85,21 @@ TEST_F(ExplicitAsyncWorkTest, AWaitCoversTheWholeChainBeforeItsToken) {
   EXPECT_FALSE(writesHost);
 }
 
+TEST_F(ExplicitAsyncWorkTest, WorkKnownDoneIsNotFollowedAndALimitStops) {
+  auto wait = cast<gpu::WaitOp>(gpuOps[4]);
+  SmallPtrSet<Operation *, 4> done;
+  done.insert(gpuOps[2]);
+  std::optional<SmallVector<Operation *>> before =
+      getOpsBeforeTokens(wait.getAsyncDependencies(), &done);
+  ASSERT_TRUE(before);
+  ASSERT_EQ(before->size(), 1u);
+  EXPECT_EQ(before->front(), gpuOps[3]);
+  EXPECT_FALSE(getOpsBeforeTokens(wait.getAsyncDependencies(), nullptr,
+                                  /*limit=*/3));
+  EXPECT_TRUE(getOpsBeforeTokens(wait.getAsyncDependencies(), nullptr,
+                                 /*limit=*/4));
+}
+
 TEST_F(ExplicitAsyncWorkTest, ATokenFromAnArgumentCannotBeFollowed) {
   EXPECT_TRUE(getExplicitAsyncAccesses(gpuOps[5]));
   EXPECT_FALSE(getExplicitAsyncAccesses(gpuOps[6]));
