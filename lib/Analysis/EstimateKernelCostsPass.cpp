@@ -30,7 +30,6 @@ using namespace mlir::vyre;
 namespace {
 
 constexpr StringLiteral kRemarkCategory = "estimate-kernel-costs";
-constexpr StringLiteral kEstimatedAttrName = "vyre.cost_estimated";
 
 /// A kernel and the six values of its grid and block sizes.
 using LaunchKey =
@@ -66,7 +65,7 @@ struct EstimateKernelCostsPass
     SymbolTableCollection symbols;
     MLIRContext *context = &getContext();
     StringAttr costName = StringAttr::get(context, kKernelCostAttrName);
-    StringAttr estimatedName = StringAttr::get(context, kEstimatedAttrName);
+    StringAttr estimatedName = StringAttr::get(context, kKernelCostEstimatedAttrName);
     UnitAttr unit = UnitAttr::get(context);
     Type f64 = Float64Type::get(context);
     DenseMap<Operation *, CountedKernel> counted;

@@ -25,6 +25,12 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
   // Kernels without a declared time get an estimate from their bodies.
   if (options.estimateCosts)
     pm.addPass(createEstimateKernelCostsPass());
+  // Kernels a run measured get their measured times, over the estimates.
+  if (!options.profile.empty()) {
+    ApplyProfilePassOptions profile;
+    profile.file = options.profile;
+    pm.addPass(createApplyProfilePass(profile));
+  }
   // Summarize what each host function touches, for calls to it.
   pm.addPass(createFunctionEffectsPass());
   // Issue loops' copies iterations ahead, into rotating buffers.

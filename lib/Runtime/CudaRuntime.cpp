@@ -21,6 +21,7 @@
 
 #include "vyre/Runtime/CudaRuntime.h"
 #include "vyre/Runtime/FaultInjection.h"
+#include "vyre/Runtime/KernelProfile.h"
 
 #include <cuda.h>
 
@@ -146,12 +147,19 @@ public:
     VYRE_CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
     VYRE_CHECK(cuEventRecord(start, stream));
   }
-  void end(CUstream stream, CUevent start, bool isCopy) {
+  /// `function`: the kernel launched, null for a copy.
+  void end(CUstream stream, CUevent start, bool isCopy,
+           const void *function = nullptr) {
     CUevent stop;
     VYRE_CHECK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
     VYRE_CHECK(cuEventRecord(stop, stream));
     std::lock_guard<std::mutex> lock(mutex);
-    pending.push_back({start, stop, isCopy});
+    pending.push_back({start, stop, isCopy, function});
+  }
+  /// Collects what is pending, so that kernelProfile() is complete.
+  void flush() {
+    std::lock_guard<std::mutex> lock(mutex);
+    collect();
   }
   /// The totals, with every op ended so far.
   void totals(double *copies, double *kernels, int64_t *copyCount,
@@ -168,6 +176,7 @@ public:
     collect();
     copyMicros = kernelMicros = 0;
     numCopies = numKernels = 0;
+    kernelProfile().reset();
   }
 
 private:
@@ -179,6 +188,9 @@ private:
       VYRE_CHECK(cuEventElapsedTime(&millis, op.start, op.stop));
       (op.isCopy ? copyMicros : kernelMicros) += millis * 1000.0;
       ++(op.isCopy ? numCopies : numKernels);
+      if (!op.isCopy)
+        kernelProfile().addLaunch(op.function, millis * 1000.0,
+                                  /*measured=*/true);
       VYRE_CHECK(cuEventDestroy(op.start));
       VYRE_CHECK(cuEventDestroy(op.stop));
     }
@@ -188,6 +200,7 @@ private:
   struct Pending {
     CUevent start, stop;
     bool isCopy;
+    const void *function;
   };
   std::mutex mutex;
   std::vector<Pending> pending;
@@ -245,6 +258,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   CUfunction function;
   VYRE_CHECK(
       cuModuleGetFunction(&function, static_cast<CUmodule>(module), name));
+  kernelProfile().nameFunction(function, name);
   return function;
 }
 
@@ -264,7 +278,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                             gridZ, blockX, blockY, blockZ, sharedMemoryBytes,
                             cuStream, params, extra));
   if (profiled)
-    profile().end(cuStream, start, /*isCopy=*/false);
+    profile().end(cuStream, start, /*isCopy=*/false, function);
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
@@ -357,4 +371,9 @@ void vyreProfileTotals(double *copyMicros, double *kernelMicros,
 }
 
 void vyreProfileReset() { profile().reset(); }
+
+bool vyreProfileWrite(const char *path) {
+  profile().flush();
+  return writeKernelProfile(kernelProfile(), "cuda", path);
+}
 }

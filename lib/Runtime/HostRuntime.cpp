@@ -22,6 +22,7 @@
 
 #include "vyre/Runtime/CudaRuntime.h"
 #include "vyre/Runtime/FaultInjection.h"
+#include "vyre/Runtime/KernelProfile.h"
 
 #include <atomic>
 #include <cstdio>
@@ -118,16 +119,20 @@ void *mgpuModuleLoadJIT(void *data, int /*optLevel*/) {
 void mgpuModuleUnload(void * /*module*/) {}
 
 void *mgpuModuleGetFunction(void * /*module*/, const char *name) {
+  kernelProfile().nameFunction(name, name);
   return const_cast<char *>(name);
 }
 
-void mgpuLaunchKernel(void * /*function*/, intptr_t, intptr_t, intptr_t,
-                      intptr_t, intptr_t, intptr_t, int32_t, void * /*stream*/,
+void mgpuLaunchKernel(void *function, intptr_t, intptr_t, intptr_t, intptr_t,
+                      intptr_t, intptr_t, int32_t, void * /*stream*/,
                       void ** /*params*/, void ** /*extra*/, size_t) {
   faultInjection().check(FaultKind::Launch, "mgpuLaunchKernel");
   streamsAndEvents().countKernelLaunch();
-  if (profile().enabled)
+  if (profile().enabled) {
     ++profile().kernels;
+    // Counted, not run: no time to give.
+    kernelProfile().addLaunch(function, 0, /*measured=*/false);
+  }
 }
 
 /// Zero-filled host memory; null for zero bytes, as in the CUDA runtime.
@@ -203,5 +208,10 @@ void vyreProfileTotals(double *copyMicros, double *kernelMicros,
 void vyreProfileReset() {
   profile().copies = 0;
   profile().kernels = 0;
+  kernelProfile().reset();
+}
+
+bool vyreProfileWrite(const char *path) {
+  return writeKernelProfile(kernelProfile(), "host", path);
 }
 }

@@ -12,8 +12,14 @@
 // --row-hashes prints, after the first call, a hash of every row (the last
 // dimension) of every buffer, so that tests can tell which rows moved where.
 //
+// --profile-out FILE makes one more call with each kernel launch timed and
+// writes the mean time per kernel as a profile file (KernelProfile.h), which
+// `vyre-opt --vyre-apply-profile=FILE` reads into the next compile. The host
+// runtime runs no kernel: its file has launch counts only.
+//
 // Usage: PROGRAM --function NAME [--arg f32:256x256 | --arg index:N]...
-//                [--repeat N] [--profile] [--pageable] [--row-hashes]
+//                [--repeat N] [--profile] [--profile-out FILE] [--pageable]
+//                [--row-hashes]
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,6 +147,7 @@ struct Options {
   std::vector<Argument> arguments;
   int repeat = 5;
   bool profile = false, pageable = false, rowHashes = false;
+  std::string profileOut;
 };
 
 Options parseOptions(int argc, char **argv) {
@@ -160,6 +167,8 @@ Options parseOptions(int argc, char **argv) {
       options.repeat = std::max(1, std::atoi(value().c_str()));
     else if (flag == "--profile")
       options.profile = true;
+    else if (flag == "--profile-out")
+      options.profileOut = value();
     else if (flag == "--pageable")
       options.pageable = true;
     else if (flag == "--row-hashes")
@@ -239,6 +248,19 @@ void printProfile(Entry entry, const std::vector<int64_t> &words,
               static_cast<long long>(kernels));
 }
 
+/// One more call with each kernel launch timed; writes the profile file.
+void writeProfile(Entry entry, const std::vector<int64_t> &words,
+                  std::vector<Argument> &arguments, const std::string &path) {
+  refill(arguments);
+  vyreProfileReset();
+  vyreProfileEnable(true);
+  call(entry, words);
+  vyreProfileEnable(false);
+  if (!vyreProfileWrite(path.c_str()))
+    fail("cannot write the profile file '" + path + "'");
+  std::printf("profile_out %s\n", path.c_str());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -273,6 +295,8 @@ int main(int argc, char **argv) {
     printRuntimeStats(stdout, runtimeStatsSince(afterFirst, afterLater),
                       "later_calls_");
   }
+  if (!options.profileOut.empty())
+    writeProfile(entry, words, arguments, options.profileOut);
   std::fflush(stdout);
   return 0;
 }

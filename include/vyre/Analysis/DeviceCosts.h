@@ -20,6 +20,13 @@ namespace mlir::vyre {
 
 /// The attribute a dispatch declares its kernel time with, in microseconds.
 constexpr llvm::StringLiteral kKernelCostAttrName = "vyre.cost_us";
+/// Beside `vyre.cost_us`: the time is --vyre-estimate-kernel-costs'
+/// estimate.
+constexpr llvm::StringLiteral kKernelCostEstimatedAttrName =
+    "vyre.cost_estimated";
+/// Beside `vyre.cost_us`: the time is one a run measured
+/// (--vyre-apply-profile).
+constexpr llvm::StringLiteral kKernelCostProfiledAttrName = "vyre.cost_profiled";
 
 /// A dispatch's `vyre.cost_us`, if it has one (it may be negative: callers
 /// that time it refuse that).

@@ -126,4 +126,46 @@ def EstimateKernelCostsPass
   ];
 }
 
+def ApplyProfilePass : Pass<"vyre-apply-profile", "::mlir::ModuleOp"> {
+  let summary = "Give dispatches the kernel times a run measured "
+                "(vyre-gpu-driver --profile-out)";
+  let description = [{
+    The second step of profile-guided costs. The first builds and runs the
+    program once (`scripts/build-executable.sh`, then the executable with
+    `--profile-out FILE`): the CUDA runtime times each kernel launch with
+    events on its stream and writes, per kernel name, the launches and their
+    mean time, as a JSON file:
+
+    ```json
+    {"vyre_profile": 1, "runtime": "cuda",
+     "kernels": [
+       {"name": "scale", "launches": 8, "mean_us": 12.5}
+     ]
+    }
+    ```
+
+    This pass reads the file and writes each `vyre.dispatch` of a kernel it
+    names with a measured time as `vyre.cost_us` (the mean), with
+    `vyre.cost_profiled` beside it, replacing a time
+    `--vyre-estimate-kernel-costs` estimated (`vyre.cost_estimated`, which
+    it removes) but never one the dispatch declares by hand. A kernel is
+    named by its symbol's leaf (`@k::@scale` is `scale`), as the runtime
+    knows it; two kernels of one name in different `gpu.module`s share the
+    time, and a `missed` remark says so. The kernel times of the profile are
+    means over every launch of the kernel, whatever its grid.
+
+    Remarks (`--remarks-filter=apply-profile`): `KernelTimeProfiled` for
+    each dispatch given a time, `KernelTimeNotProfiled` (missed) for one
+    the profile does not time (not in it, or in it without a time: the host
+    runtime runs no kernel and times none). An unreadable file, JSON that
+    does not parse, a file that is not a version 1 profile, or a time that
+    is not a finite non-negative number is an error naming the file.
+  }];
+  let dependentDialects = ["::mlir::vyre::VyreDialect"];
+  let options = [
+    Option<"file", "file", "std::string", /*default=*/"\"\"",
+           "The profile file to read">,
+  ];
+}
+
 #endif // VYRE_ANALYSIS_PASSES_TD

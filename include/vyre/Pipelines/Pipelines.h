@@ -41,6 +41,12 @@ struct VyreToGPUPipelineOptions
                      "without vyre.cost_us a roofline estimate of its "
                      "kernel's time, for the cost model"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> profile{
+      *this, "profile",
+      llvm::cl::desc("A profile file (vyre-gpu-driver --profile-out): run "
+                     "--vyre-apply-profile after the estimates, giving each "
+                     "dispatch of a kernel it times that measured time"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> pipelineLoops{
       *this, "pipeline-loops",
       llvm::cl::desc("Run --vyre-pipeline-loops before --overlap-copies "

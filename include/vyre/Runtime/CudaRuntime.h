@@ -79,6 +79,11 @@ void vyreProfileEnable(bool enabled);
 void vyreProfileTotals(double *copyMicros, double *kernelMicros,
                        int64_t *numCopies, int64_t *numKernels);
 void vyreProfileReset();
+/// Writes the kernel launches profiled so far, per kernel name, as a
+/// profile file for --vyre-apply-profile (KernelProfile.h); returns false
+/// if the file cannot be written. The host runtime times no kernel: its
+/// file has launch counts only.
+bool vyreProfileWrite(const char *path);
 /// Counts of driver streams and events created, reused from the pools and
 /// destroyed, host synchronizations, launches and memcpys, since the runtime
 /// started (subtract two reads to count a call). VYRE_RUNTIME_STATS=1 prints
