@@ -7,6 +7,9 @@
 # measured with CUDA events in the serial run, the speedup, and the
 # overlapped build's runtime counts: host synchronizations per call, and
 # driver streams and events created after the first call (0 when pooled).
+# Then the first step of profile-guided costs: each serial build run once
+# with --profile-out, and how many of its kernels the CUDA runtime timed
+# (all of them, or the run fails).
 #
 # Usage:
 #   bench/gpu/run.sh                   build and run (toolchain and GPU here)
@@ -85,6 +88,21 @@ print("%-32s %17s %17s %10.1f %10.1f %10.1f %8s %9s %6.1f %8d" % (
     name, span(serial), span(overlap), copies, kernels, bound,
     ratio(min(serial), min(overlap)), ratio(min(overlap), bound),
     syncs / calls, streams + events))
+PY
+done
+echo "# --profile-out (the serial build, one call): kernels named and timed"
+for args in "$dir"/*.args; do
+  base=${args%.args}
+  "$base.serial" $(cat "$args") --repeat 1 --profile-out "$base.profile.json" \
+    >/dev/null
+  python3 - "$(basename "$base")" "$base.profile.json" <<'PY' || status=1
+import json, sys
+name, path = sys.argv[1:3]
+kernels = json.load(open(path))["kernels"]
+timed = [k for k in kernels if "mean_us" in k]
+print("%-32s %d kernels, %d timed: %s" % (name, len(kernels), len(timed),
+      ", ".join("%s %.1f us" % (k["name"], k["mean_us"]) for k in timed)))
+sys.exit(0 if len(timed) == len(kernels) else 1)
 PY
 done
 exit $status
