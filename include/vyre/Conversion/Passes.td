@@ -209,9 +209,11 @@ def GPUAsyncRegionForSynchronousCodePass
     host waits for at once (`%s = gpu.wait async`, the op with `async [%s]`,
     `gpu.wait [%t]`): the host goes on only once the op is done, as written,
     and `gpu-to-llvm` lowers it. Before it, the host waits for explicit work
-    still in flight on its buffers, as `--convert-gpu-host-to-vyre` makes it
-    wait in the functions it imports. A `host_shared` allocation stays
-    synchronous. Remark `SynchronousOpsOnOwnStreams`.
+    still in flight in its block on its buffers, as
+    `--convert-gpu-host-to-vyre` makes it wait in the functions it imports.
+    A `host_shared` allocation stays synchronous (`gpu-to-llvm` lowers no
+    other form), so a function with one is treated so too, with no explicit
+    token. Remark `SynchronousOpsOnOwnStreams`.
 
     `--vyre-gpu-async-pipeline` runs it, instead of upstream's pass, on the
     functions `--convert-gpu-host-to-vyre` did not import.

@@ -85,14 +85,16 @@ struct GPUAsyncRegionForSynchronousCodePass
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    bool synchronous = false, asynchronous = false;
+    bool synchronous = false, asynchronous = false, hostShared = false;
     SmallVector<Operation *> synchronousOps;
     function.walk<WalkOrder::PreOrder>([&](Operation *op) {
       // Device code is the kernels' own.
       if (isa<gpu::LaunchOp>(op))
         return WalkResult::skip();
-      if (isSynchronousHostSharedAlloc(op))
+      if (isSynchronousHostSharedAlloc(op)) {
+        hostShared = true;
         return WalkResult::advance();
+      }
       if (isSynchronousGPUOp(op)) {
         synchronous = true;
         // A wait on nothing does nothing.
@@ -103,11 +105,23 @@ struct GPUAsyncRegionForSynchronousCodePass
       }
       return WalkResult::advance();
     });
-    if (synchronous && asynchronous) {
-      unsigned waits = waitForExplicitWorkBeforeSynchronousOps(
-          function.getBody().front(), [](Operation *op) {
-            return isSynchronousGPUOp(op) && !isa<gpu::WaitOp>(op);
-          });
+    // Upstream's pass would thread its chain through explicit tokens, and
+    // would make a host_shared allocation asynchronous, which gpu-to-llvm
+    // does not lower.
+    if (synchronous && (asynchronous || hostShared)) {
+      // Each block on its own: explicit work in flight in a block is
+      // waited for before the op of that block that holds a synchronous op
+      // on its buffers.
+      SmallVector<Block *> blocks;
+      function.walk([&](Block *block) { blocks.push_back(block); });
+      unsigned waits = 0;
+      for (Block *block : blocks)
+        if (!block->getParentOp()->getParentOfType<gpu::LaunchOp>() &&
+            !isa<gpu::LaunchOp>(block->getParentOp()))
+          waits += waitForExplicitWorkBeforeSynchronousOps(
+              *block, [](Operation *op) {
+                return isSynchronousGPUOp(op) && !isa<gpu::WaitOp>(op);
+              });
       for (Operation *op : synchronousOps)
         runOnStreamOfItsOwn(op);
       if (auto remark = remark::analysis(
@@ -115,14 +129,19 @@ struct GPUAsyncRegionForSynchronousCodePass
               remark::RemarkOpts::name("SynchronousOpsOnOwnStreams")
                   .category(getArgument())
                   .function(function.getName())))
-        remark << "the function mixes explicit gpu tokens with " +
+        remark << std::string(asynchronous
+                                  ? "the function mixes explicit gpu tokens "
+                                    "with "
+                                  : "the function allocates host_shared "
+                                    "memory beside ") +
                       std::to_string(synchronousOps.size()) +
                       " synchronous gpu host op(s): each runs on a stream of "
                       "its own that the host waits for at once, after " +
                       std::to_string(waits) +
-                      " wait(s) for explicit work on its buffers; the "
-                      "explicit tokens are left as written "
-                      "(--gpu-async-region would add its chain to them)";
+                      " wait(s) for explicit work on its buffers; explicit "
+                      "tokens and host_shared allocations are left as "
+                      "written (--gpu-async-region would add its chain to "
+                      "the tokens and make the allocation asynchronous)";
       return;
     }
     if (!synchronous) {

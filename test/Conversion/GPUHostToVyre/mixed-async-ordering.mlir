@@ -151,3 +151,63 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that in a function left as written, explicit work in flight inside
+// a loop's body is waited for before the body's synchronous memset on the
+// same buffer, which then runs on a stream of its own.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @scale(%x: memref<64xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<64xf32>
+      memref.store %v, %x[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @explicit_work_in_loop
+  func.func @explicit_work_in_loop(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %d = gpu.alloc () : memref<64xf32>
+    // CHECK: scf.for
+    scf.for %i = %c0 to %n step %c1 {
+      %s = gpu.wait async
+      // CHECK: %[[K:.+]] = gpu.launch_func async
+      %k = gpu.launch_func async [%s] @k::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<64xf32>)
+      // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[K]], %[[K]]]
+      // CHECK-NEXT: gpu.wait [%[[J]]]
+      // CHECK-NEXT: %[[S:.+]] = gpu.wait async
+      // CHECK-NEXT: gpu.memset async [%[[S]]]
+      gpu.memset %d, %zero : memref<64xf32>, f32
+      gpu.wait [%k]
+    }
+    gpu.dealloc %d : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that a synchronous function left as written (a gpu.memset) with a
+// host_shared allocation does not get upstream's pass, which would make the
+// allocation asynchronous (gpu-to-llvm lowers no such form): its other
+// synchronous ops run on streams of their own.
+module attributes {gpu.container_module} {
+  // CHECK-LABEL: func.func @host_shared_not_imported
+  func.func @host_shared_not_imported() -> f32 {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    // CHECK: gpu.alloc host_shared () : memref<64xf32>
+    %m = gpu.alloc host_shared () : memref<64xf32>
+    // CHECK-NEXT: %[[S:.+]] = gpu.wait async
+    // CHECK-NEXT: %[[M:.+]] = gpu.memset async [%[[S]]]
+    // CHECK-NEXT: gpu.wait [%[[M]]]
+    gpu.memset %m, %zero : memref<64xf32>, f32
+    %v = memref.load %m[%c0] : memref<64xf32>
+    gpu.dealloc %m : memref<64xf32>
+    return %v : f32
+  }
+}
