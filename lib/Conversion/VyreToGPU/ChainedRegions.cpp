@@ -7,18 +7,20 @@
 // ops are all directly in its blocks or in device regions nested in them)
 // does without, ordered on the device by events instead:
 //
-//  - Before the op, an event is recorded after the main stream's work and
-//    after the side streams the op enqueues copies on (a side stream's
-//    copies run in program order): on the main stream if that is all, or
-//    on a join. Those streams are retired, not waited for: they stay alive
+//  - Before the op, an event is recorded after the main stream's work, the
+//    tokens its next op was to wait for, and the side streams the op
+//    enqueues copies on (a side stream's copies run in program order): on
+//    the main stream if that is all, otherwise on one of those streams that
+//    waits for the others itself (recorderAfter), or on a join. Those streams are retired, not waited for: they stay alive
 //    until the block's end, so that later joins may still name their tokens,
 //    but no op continues on them.
 //  - Every stream a run of a block of the op creates first waits for the
 //    event before it (`mgpuStreamWaitEvent`), unless it joins a token that
 //    is after that event already (StreamTracker::isAfterEvent); an op that
 //    continues a stream that waited does not wait again. At its end, the
-//    run joins the streams it still has into one (those no other of them
-//    joined, StreamTracker::withoutJoined), which records the next event;
+//    run records the next event after the streams it still has (those no
+//    other of them joined, StreamTracker::withoutJoined): on one of them
+//    that waits for the others itself, or on a join of them;
 //    after a nested chained op that its streams all precede, that op's last
 //    event is the next one. It destroys the event it waited for (unless it
 //    hands it on), and every stream it created without the host waiting
@@ -114,6 +116,8 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
     // would merge them into a block taking the token as an argument, which
     // gpu-to-llvm takes for an event).
     start.before = streams.liveTails(streams.getBlockStreams());
+    // The main stream's pending waits name tokens on those streams.
+    state.mainWaits.clear();
     if (start.before.empty() && awaitedEvent) {
       start.event = awaitedEvent;
       awaitedEvent = Value();
@@ -121,10 +125,10 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
     }
     start.event = runtime.createEvent(loc);
     SmallVector<Value> last = streams.withoutJoined(start.before);
-    Value recorder =
-        last.size() == 1 && (last.front() == state.main || !awaitedEvent)
-            ? last.front()
-            : streams.join(Value(), last, loc);
+    Value recorder = recorderAfter(
+        last,
+        [&](Value tail) { return tail == state.main || !awaitedEvent; },
+        loc);
     recordEventOn(start.event, recorder, loc);
     for (Value tail : streams.releaseStreams(streams.getBlockStreams(), state))
       runtime.releaseStream(tail, loc);
@@ -132,6 +136,11 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
   }
   if (state.main)
     start.before.push_back(state.main);
+  // What the main stream's next op was to wait for, the op waits for.
+  for (Value token : state.mainWaits)
+    if (!streams.isComplete(token) && !llvm::is_contained(start.before, token))
+      start.before.push_back(token);
+  state.mainWaits.clear();
   for (int64_t index : summaries.sideStreams(op)) {
     Value tail = state.side.lookup(index);
     if (!tail)
@@ -154,13 +163,13 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
   // does a stream made for it where there is nothing to wait for.
   start.event = runtime.createEvent(loc);
   SmallVector<Value> last = streams.withoutJoined(start.before);
-  if (last.size() == 1 && (last.front() == state.main || !awaitedEvent)) {
-    recordEventOn(start.event, last.front(), loc);
-    return start;
-  }
-  StreamState scratch;
-  Value recorder = streams.join(Value(), last, loc);
+  Value recorder = recorderAfter(
+      last, [&](Value tail) { return tail == state.main || !awaitedEvent; },
+      loc);
   recordEventOn(start.event, recorder, loc);
+  if (llvm::is_contained(last, recorder))
+    return start;
+  StreamState scratch;
   for (Value tail :
        streams.releaseStreams({streams.streamOf(recorder)}, scratch))
     runtime.releaseStream(tail, loc);
@@ -219,6 +228,30 @@ LogicalResult VyreToGPULowering::lowerChainedBranch(scf::IfOp branch,
   return success();
 }
 
+Value VyreToGPULowering::recorderAfter(
+    ArrayRef<Value> tails, llvm::function_ref<bool(Value)> mayRecord,
+    Location loc) {
+  for (Value host : tails) {
+    if (!mayRecord(host))
+      continue;
+    SmallVector<Value> others = llvm::filter_to_vector(
+        tails, [&](Value tail) { return tail != host; });
+    if (!others.empty() &&
+        !streams.canJoinInPlace(host, others, builder.getInsertionBlock()))
+      continue;
+    for (Value other : others) {
+      Value event = runtime.createEvent(loc);
+      recordEventOn(event, other, loc);
+      runtime.streamWaitEvent(host, event, loc);
+      runtime.destroyEvent(event, loc);
+    }
+    if (!others.empty())
+      streams.noteJoinInPlace(host, others);
+    return host;
+  }
+  return streams.join(Value(), tails, loc);
+}
+
 LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
                                                    Value previous,
                                                    ArrayRef<Value> orderedAfter,
@@ -265,12 +298,13 @@ LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
     // (a stream made only to record a new one would cost a stream create).
     next = previous;
   } else {
-    Value end =
-        tails.size() == 1 &&
-                (!afterNested ||
-                 streams.continuesAfterEvent(tails.front(), awaitedEvent))
-            ? tails.front()
-            : streams.join(Value(), tails, loc);
+    Value end = recorderAfter(
+        tails,
+        [&](Value tail) {
+          return !afterNested ||
+                 streams.continuesAfterEvent(tail, awaitedEvent);
+        },
+        loc);
     next = runtime.createEvent(loc);
     recordEventOn(next, end, loc);
     // The event the block last waited for: the one before it, or the last

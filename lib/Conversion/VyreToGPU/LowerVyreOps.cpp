@@ -46,6 +46,7 @@ LogicalResult VyreToGPULowering::lowerOp(Operation *op, StreamState &state) {
         // Without a main stream, the main stream's progress is what the
         // block's streams wait for: the event of a loop chained on the
         // device, if any.
+        settleMainWaits(state, record.getLoc());
         tokens[record.getToken()] =
             state.main ? state.main : awaitedEvent;
         toErase.push_back(record);
@@ -61,7 +62,7 @@ LogicalResult VyreToGPULowering::lowerOp(Operation *op, StreamState &state) {
 
 void VyreToGPULowering::lowerAlloc(AllocOp alloc, StreamState &state) {
   Location loc = alloc.getLoc();
-  Value dependency = streams.continueOn(state.main, {}, loc);
+  Value dependency = continueMain(state, {}, loc, /*nextOpKept=*/true);
   auto gpuAlloc = gpu::AllocOp::create(builder, loc, alloc.getType(), tokenType,
                                        dependency, alloc.getDynamicSizes(),
                                        ValueRange{}, /*hostShared=*/false);
@@ -73,9 +74,9 @@ void VyreToGPULowering::lowerAlloc(AllocOp alloc, StreamState &state) {
 
 void VyreToGPULowering::lowerDealloc(DeallocOp dealloc, StreamState &state) {
   Location loc = dealloc.getLoc();
-  Value dependency = continueAfter(
-      state.main, streams.allocsToOrder({state.main}, dealloc.getMemref()),
-      loc);
+  Value dependency = continueMain(
+      state, streams.allocsToOrder({state.main}, dealloc.getMemref()), loc,
+      /*nextOpKept=*/true);
   auto gpuDealloc = gpu::DeallocOp::create(builder, loc, tokenType, dependency,
                                            dealloc.getMemref());
   state.main = streams.append(dependency, gpuDealloc.getAsyncToken());
@@ -98,7 +99,7 @@ LogicalResult VyreToGPULowering::lowerDispatch(DispatchOp dispatch,
       for (Value alloc : streams.allocsToOrder({state.main}, operand))
         if (!llvm::is_contained(waits, alloc))
           waits.push_back(alloc);
-  Value dependency = continueAfter(state.main, waits, loc);
+  Value dependency = continueMain(state, waits, loc, /*nextOpKept=*/true);
   auto launch = gpu::LaunchFuncOp::create(
       builder, loc, dispatch.getKernel(),
       gpu::KernelDim3{dispatch.getGridSizeX(), dispatch.getGridSizeY(),
@@ -170,15 +171,17 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
       return streams.streamOf(token) == streams.streamOf(side);
     });
   Location loc = copy.getLoc();
-  Value dependency = continueAfter(side, *waits, loc);
+  bool erasable =
+      mayEraseCopy(copy, *copyTarget, /*isViewAlias=*/*copyTarget != target);
+  Value dependency = index == 0
+                         ? continueMain(state, *waits, loc, !erasable)
+                         : continueAfter(side, *waits, loc, !erasable);
   // A new stream waits for the awaited event as it is made.
   if (afterEvent && dependency == side)
     orderAfterAwaitedEvent(side, loc);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
                                       *copyTarget, *copySource);
-  side = streams.append(
-      dependency, memcpy.getAsyncToken(),
-      mayEraseCopy(copy, *copyTarget, /*isViewAlias=*/*copyTarget != target));
+  side = streams.append(dependency, memcpy.getAsyncToken(), erasable);
   tokens[copy.getCompletionToken()] = memcpy.getAsyncToken();
   toErase.push_back(copy);
   return success();
@@ -198,19 +201,19 @@ LogicalResult VyreToGPULowering::lowerBlockingCopy(Operation *copy,
     for (Value alloc : streams.allocsToOrder({state.main}, buffer))
       if (!llvm::is_contained(waits, alloc))
         waits.push_back(alloc);
-  Value dependency = continueAfter(state.main, waits, loc);
+  bool erasable =
+      mayEraseCopy(copy, *copyTarget, /*isViewAlias=*/*copyTarget != target);
+  Value dependency = continueMain(state, waits, loc, !erasable);
   auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
                                       *copyTarget, *copySource);
-  state.main = streams.append(
-      dependency, memcpy.getAsyncToken(),
-      mayEraseCopy(copy, *copyTarget, /*isViewAlias=*/*copyTarget != target));
+  state.main = streams.append(dependency, memcpy.getAsyncToken(), erasable);
   streams.destroyStreams({streams.streamOf(state.main)}, loc, state);
   toErase.push_back(copy);
   return success();
 }
 
-/// The main stream continues on a join of itself and the tokens it does not
-/// already follow.
+/// The main stream's next op waits for the tokens it does not already follow
+/// (`StreamState::mainWaits`).
 LogicalResult VyreToGPULowering::lowerWait(WaitOp wait, StreamState &state) {
   bool afterEvent = false;
   FailureOr<SmallVector<Value>> waits =
@@ -221,9 +224,10 @@ LogicalResult VyreToGPULowering::lowerWait(WaitOp wait, StreamState &state) {
     llvm::erase_if(*waits, [&](Value token) {
       return streams.streamOf(token) == streams.streamOf(state.main);
     });
-  if (!waits->empty())
-    state.main = streams.join(state.main, *waits, wait.getLoc());
-  else if (afterEvent && state.main)
+  for (Value token : *waits)
+    if (!llvm::is_contained(state.mainWaits, token))
+      state.mainWaits.push_back(token);
+  if (afterEvent && state.main)
     orderAfterAwaitedEvent(state.main, wait.getLoc());
   toErase.push_back(wait);
   return success();
@@ -246,8 +250,36 @@ LogicalResult VyreToGPULowering::lowerSync(SyncOp sync, StreamState &state) {
   return success();
 }
 
+/// The pending waits still to apply: not done, not on the main stream.
+static SmallVector<Value> takeMainWaits(StreamState &state,
+                                       const StreamTracker &streams) {
+  SmallVector<Value> waits;
+  for (Value token : state.mainWaits)
+    if (!streams.isComplete(token) &&
+        !(state.main && streams.streamOf(token) ==
+                            streams.streamOf(state.main)))
+      waits.push_back(token);
+  state.mainWaits.clear();
+  return waits;
+}
+
+void VyreToGPULowering::settleMainWaits(StreamState &state, Location loc) {
+  SmallVector<Value> waits = takeMainWaits(state, streams);
+  if (!waits.empty())
+    state.main = streams.join(state.main, waits, loc);
+}
+
+Value VyreToGPULowering::continueMain(StreamState &state, ArrayRef<Value> waits,
+                                     Location loc, bool nextOpKept) {
+  SmallVector<Value> all = takeMainWaits(state, streams);
+  for (Value token : waits)
+    if (!llvm::is_contained(all, token))
+      all.push_back(token);
+  return continueAfter(state.main, all, loc, nextOpKept);
+}
+
 Value VyreToGPULowering::continueAfter(Value current, ArrayRef<Value> waits,
-                                      Location loc) {
+                                      Location loc, bool nextOpKept) {
   SmallVector<Value> joined;
   bool covered = false;
   for (Value token : waits) {
@@ -256,10 +288,33 @@ Value VyreToGPULowering::continueAfter(Value current, ArrayRef<Value> waits,
     else
       joined.push_back(token);
   }
-  Value dependency = streams.continueOn(current, joined, loc);
+  Value dependency = joinStreams(current, joined, loc, nextOpKept);
   if (covered && dependency == current && current)
     orderAfterAwaitedEvent(current, loc);
   return dependency;
+}
+
+Value VyreToGPULowering::joinStreams(Value current, ArrayRef<Value> waits,
+                                     Location loc, bool nextOpKept) {
+  if (!current || waits.empty())
+    return streams.continueOn(current, waits, loc);
+  SmallVector<Value> latest = streams.latestPerStream(waits);
+  if (!nextOpKept ||
+      !streams.canJoinInPlace(current, latest, builder.getInsertionBlock()))
+    return streams.join(current, waits, loc);
+  for (Value wait : latest) {
+    Value event;
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointAfter(wait.getDefiningOp());
+      event = runtime.createEvent(loc);
+      recordEventOn(event, wait, loc);
+    }
+    runtime.streamWaitEvent(current, event, loc);
+    runtime.destroyEvent(event, loc);
+  }
+  streams.noteJoinInPlace(current, latest);
+  return current;
 }
 
 /// The gpu tokens still in flight that `vyreTokens` stand for; where one

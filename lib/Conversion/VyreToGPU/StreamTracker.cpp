@@ -26,14 +26,27 @@ bool StreamTracker::isComplete(Value token) const {
          static_cast<int64_t>(position.lookup(token)) <= stream.completeUpTo;
 }
 
+ArrayRef<StreamTracker::JoinInPlace>
+StreamTracker::joinsInPlaceBefore(const Stream &stream, Value token) const {
+  int64_t kept = keptPosition.lookup(token);
+  ArrayRef<JoinInPlace> joins = stream.joinsInPlace;
+  return joins.take_front(llvm::partition_point(joins, [&](
+                              const JoinInPlace &join) {
+                            return join.from <= kept;
+                          }) -
+                          joins.begin());
+}
+
 bool StreamTracker::isAllocBefore(Value alloc, Value token) const {
   auto it = tokenStream.find(token);
   if (it == tokenStream.end())
     return false;
   if (streamOf(alloc) == it->second)
     return position.lookup(alloc) <= position.lookup(token);
-  const Stream &stream = streams[it->second];
-  return stream.allocsAtCreation && stream.allocsAtCreation->contains(alloc);
+  // Only gpu tokens order an allocation before an op on another stream (the
+  // token contract): the join that created the stream, not a join in place.
+  const auto &allocs = streams[it->second].allocsAtCreation;
+  return allocs && allocs->contains(alloc);
 }
 
 void StreamTracker::collectAllocsBefore(Value token, const AllocSet *base,
@@ -45,9 +58,9 @@ void StreamTracker::collectAllocsBefore(Value token, const AllocSet *base,
     if (!isComplete(alloc) && !(base && base->contains(alloc)))
       into.push_back(alloc);
   };
-  const Stream &stream = streams[it->second];
-  if (stream.allocsAtCreation && stream.allocsAtCreation.get() != base)
-    for (Value alloc : *stream.allocsAtCreation)
+  const auto &joined = streams[it->second].allocsAtCreation;
+  if (joined && joined.get() != base)
+    for (Value alloc : *joined)
       add(alloc);
   unsigned at = position.lookup(token);
   for (Value alloc : allocsOn.lookup(it->second)) {
@@ -75,6 +88,34 @@ Value StreamTracker::continueOn(Value current, ArrayRef<Value> waits,
   return join(current, waits, loc);
 }
 
+/// The largest set a dependency's stream was created with, shared where the
+/// others add nothing to it, so that a chain of joins does not copy it each
+/// time.
+std::shared_ptr<const StreamTracker::AllocSet>
+StreamTracker::allocsOrderedBefore(ArrayRef<Value> dependencies) const {
+  std::shared_ptr<const AllocSet> base;
+  for (Value dependency : dependencies) {
+    auto it = tokenStream.find(dependency);
+    if (it == tokenStream.end())
+      continue;
+    const auto &created = streams[it->second].allocsAtCreation;
+    if (created && (!base || created->size() > base->size()))
+      base = created;
+  }
+  SmallVector<Value> added;
+  for (Value dependency : dependencies)
+    collectAllocsBefore(dependency, base.get(), added);
+  if (added.empty())
+    return base;
+  auto merged = std::make_shared<AllocSet>();
+  if (base)
+    for (Value alloc : *base)
+      if (!isComplete(alloc))
+        merged->insert(alloc);
+  merged->insert(added.begin(), added.end());
+  return merged;
+}
+
 /// The join keeps two operands whatever canonicalization erases, so that it
 /// is never folded into the stream of one of them: with one dependency that
 /// must stay, it names that one twice; with none, it names each twice.
@@ -97,31 +138,8 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   // A stream of a block ordered after a token by other means: ordered after
   // what that token is, and a host wait for it is one for that token too.
   llvm::append_range(dependencies, blockOrderedAfter);
-  // The allocations in flight ordered before the join: the largest set a
-  // dependency's stream was created with, shared where the others add
-  // nothing to it, so that a chain of joins does not copy it each time.
-  std::shared_ptr<const AllocSet> base;
-  for (Value dependency : dependencies) {
-    auto it = tokenStream.find(dependency);
-    if (it == tokenStream.end())
-      continue;
-    const auto &created = streams[it->second].allocsAtCreation;
-    if (created && (!base || created->size() > base->size()))
-      base = created;
-  }
-  SmallVector<Value> added;
-  for (Value dependency : dependencies)
-    collectAllocsBefore(dependency, base.get(), added);
-  std::shared_ptr<const AllocSet> allocsAtCreation = base;
-  if (!added.empty()) {
-    auto merged = std::make_shared<AllocSet>();
-    if (base)
-      for (Value alloc : *base)
-        if (!isComplete(alloc))
-          merged->insert(alloc);
-    merged->insert(added.begin(), added.end());
-    allocsAtCreation = std::move(merged);
-  }
+  std::shared_ptr<const AllocSet> allocsAtCreation =
+      allocsOrderedBefore(dependencies);
   Value token =
       gpu::WaitOp::create(builder, loc, tokenType, operands).getAsyncToken();
   // (`dependencies` now also names the block's `orderedAfter`, which the
@@ -129,6 +147,7 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   unsigned id = streams.size();
   streams.push_back({token, std::move(dependencies)});
   streams.back().allocsAtCreation = std::move(allocsAtCreation);
+  streams.back().block = currentBlock;
   tokenStream[token] = id;
   position[token] = 0;
   keptPosition[token] = 0;
@@ -138,6 +157,46 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   if (onNewStream)
     onNewStream(token, operands);
   return token;
+}
+
+bool StreamTracker::canJoinInPlace(Value current, ArrayRef<Value> waits,
+                                   Block *block) const {
+  auto it = tokenStream.find(current);
+  if (it == tokenStream.end() || mayVanish(current))
+    return false;
+  const Stream &stream = streams[it->second];
+
+  if (stream.destroyed || stream.tail != current ||
+      stream.block != currentBlock)
+    return false;
+  return llvm::all_of(waits, [&](Value wait) {
+    Operation *op = wait.getDefiningOp();
+    auto waited = tokenStream.find(wait);
+    return op && op->getBlock() == block && waited != tokenStream.end() &&
+           !streams[waited->second].released && !allocTokens.contains(wait);
+  });
+}
+
+/// The allocations ordered before the stream stay those of its tokens: an
+/// allocation made on another stream is ordered before an op by gpu tokens
+/// only (the token contract, rule 3 of VyreToGPU.cpp), which an event does
+/// not give.
+void StreamTracker::noteJoinInPlace(Value current, ArrayRef<Value> waits) {
+  Stream &stream = streams[streamOf(current)];
+  stream.joinsInPlace.push_back(
+      {static_cast<int64_t>(position.lookup(current)) + 1,
+       SmallVector<Value>(waits)});
+}
+
+SmallVector<Value>
+StreamTracker::latestPerStream(ArrayRef<Value> tokens) const {
+  llvm::MapVector<unsigned, Value> latest;
+  for (Value token : tokens) {
+    Value &entry = latest[streamOf(token)];
+    if (!entry || position.lookup(token) > position.lookup(entry))
+      entry = token;
+  }
+  return llvm::to_vector(llvm::make_second_range(latest));
 }
 
 void StreamTracker::noteEventWait(Value tail, Value event) {
@@ -173,8 +232,9 @@ size_t StreamTracker::saveCompletion() {
 
 void StreamTracker::restoreCompletion(size_t saved) {
   while (completionLog.size() > saved) {
-    auto [id, completeUpTo] = completionLog.pop_back_val();
-    streams[id].completeUpTo = completeUpTo;
+    CompletionChange change = completionLog.pop_back_val();
+    streams[change.id].completeUpTo = change.completeUpTo;
+    streams[change.id].joinsInPlaceComplete = change.joinsInPlaceComplete;
   }
   savedStreamCounts.pop_back();
 }
@@ -182,11 +242,30 @@ void StreamTracker::restoreCompletion(size_t saved) {
 /// Logged for the innermost open save if the stream existed then: what
 /// streams made since learn outlives it, as it did when every stream's
 /// completion was copied and restored.
-void StreamTracker::setCompleteUpTo(Stream &stream, int64_t at) {
+void StreamTracker::setCompleteUpTo(Stream &stream, int64_t at,
+                                    unsigned joinsComplete) {
   unsigned id = &stream - streams.data();
   if (!savedStreamCounts.empty() && id < savedStreamCounts.back())
-    completionLog.push_back({id, stream.completeUpTo});
+    completionLog.push_back(
+        {id, stream.completeUpTo, stream.joinsInPlaceComplete});
   stream.completeUpTo = at;
+  stream.joinsInPlaceComplete = joinsComplete;
+}
+
+/// Its creation, and the joins in place before the kept op at or before
+/// `token`, came before `token`: their tokens are done too.
+void StreamTracker::completeUpTo(Stream &stream, Value token,
+                                 SmallVectorImpl<Value> &worklist) {
+  int64_t at = position.lookup(token);
+  if (stream.completeUpTo < 0)
+    worklist.append(stream.joinedFrom);
+  unsigned joins = std::max<unsigned>(
+      stream.joinsInPlaceComplete, joinsInPlaceBefore(stream, token).size());
+  for (const JoinInPlace &join : ArrayRef<JoinInPlace>(stream.joinsInPlace)
+                                     .slice(stream.joinsInPlaceComplete,
+                                            joins - stream.joinsInPlaceComplete))
+    worklist.append(join.tokens);
+  setCompleteUpTo(stream, at, joins);
 }
 
 /// Whether canonicalization may erase every op up to `token` on its
@@ -231,30 +310,24 @@ void StreamTracker::recordAlloc(Value memref, Value token) {
 /// of every stream that the stream's creation joined, up to the join.
 void StreamTracker::markHistoryComplete(unsigned id) {
   SmallVector<Value> worklist(streams[id].joinedFrom);
+  for (const JoinInPlace &join : streams[id].joinsInPlace)
+    worklist.append(join.tokens);
+  markCompleteFrom(worklist);
+}
+
+void StreamTracker::markCompleteFrom(SmallVectorImpl<Value> &worklist) {
   while (!worklist.empty()) {
     Value token = worklist.pop_back_val();
     Stream &stream = streams[streamOf(token)];
-    int64_t at = position.lookup(token);
-    if (stream.destroyed || at <= stream.completeUpTo)
+    if (stream.destroyed || position.lookup(token) <= stream.completeUpTo)
       continue;
-    // Its creation came before everything on it: visit it once.
-    if (stream.completeUpTo < 0)
-      worklist.append(stream.joinedFrom);
-    setCompleteUpTo(stream, at);
+    completeUpTo(stream, token, worklist);
   }
 }
 
 void StreamTracker::markCompleteUpTo(Value token) {
-  Stream &stream = streams[streamOf(token)];
-  int64_t at = position.lookup(token);
-  if (stream.destroyed || at <= stream.completeUpTo)
-    return;
-  bool first = stream.completeUpTo < 0;
-  setCompleteUpTo(stream, at);
-  // Its creation came before everything on it.
-  if (first)
-    for (Value joined : SmallVector<Value>(stream.joinedFrom))
-      markCompleteUpTo(joined);
+  SmallVector<Value> worklist{token};
+  markCompleteFrom(worklist);
 }
 
 void StreamTracker::destroyStreams(ArrayRef<unsigned> ids, Location loc,
@@ -314,9 +387,12 @@ SmallVector<Value> StreamTracker::liveTails(ArrayRef<unsigned> ids) const {
 
 SmallVector<Value> StreamTracker::withoutJoined(ArrayRef<Value> tails) const {
   DenseSet<Value> joined;
-  for (Value tail : tails)
-    for (Value dependency : streams[streamOf(tail)].joinedFrom)
-      joined.insert(dependency);
+  for (Value tail : tails) {
+    const Stream &stream = streams[streamOf(tail)];
+    joined.insert(stream.joinedFrom.begin(), stream.joinedFrom.end());
+    for (const JoinInPlace &join : joinsInPlaceBefore(stream, tail))
+      joined.insert(join.tokens.begin(), join.tokens.end());
+  }
   return llvm::filter_to_vector(
       tails, [&](Value tail) { return !joined.contains(tail); });
 }
@@ -325,10 +401,13 @@ StreamTracker::EnclosingBlock StreamTracker::enterBlock() {
   EnclosingBlock enclosing;
   std::swap(enclosing.streams, blockStreams);
   std::swap(enclosing.orderedAfter, blockOrderedAfter);
+  enclosing.block = currentBlock;
+  currentBlock = ++blocksEntered;
   return enclosing;
 }
 
 void StreamTracker::exitBlock(EnclosingBlock enclosing) {
   blockStreams = std::move(enclosing.streams);
   blockOrderedAfter = enclosing.orderedAfter;
+  currentBlock = enclosing.block;
 }

@@ -27,6 +27,10 @@ namespace mlir::vyre::vyre_to_gpu {
 struct StreamState {
   Value main;
   llvm::MapVector<int64_t, Value> side;
+  /// The tokens the main stream's next op waits for (a `vyre.wait` not yet
+  /// applied): that op's stream may then wait for them itself
+  /// (VyreToGPULowering::joinStreams).
+  SmallVector<Value> mainWaits;
 };
 
 /// The CUDA streams created so far, and the gpu tokens on them. A stream's
@@ -93,6 +97,25 @@ public:
   /// A new stream that waits for `current` (if any) and `waits`.
   Value join(Value current, ArrayRef<Value> waits, Location loc);
 
+  /// Whether the stream whose tail is `current` may wait for `waits` itself
+  /// (`joinInPlace`) rather than through a new stream: it was created by
+  /// the block being lowered, `canonicalize` cannot leave it without gpu
+  /// ops, and each wait is made by an op of `block` (where the caller
+  /// records an event right after it), on a stream still alive, and is not
+  /// an allocation's token (which a buffer's user must name: the token
+  /// contract).
+  bool canJoinInPlace(Value current, ArrayRef<Value> waits,
+                      Block *block) const;
+  /// The stream whose tail is `current` waits for `waits` (the caller makes
+  /// it wait for an event recorded right after each): what is enqueued on it
+  /// from now on is ordered after them. Where canonicalization erases ops,
+  /// a token counts as after the join only if an op it keeps comes after
+  /// it: upstream records a join's event right after the op that defines
+  /// the token it names.
+  void noteJoinInPlace(Value current, ArrayRef<Value> waits);
+  /// `tokens` with one per stream: the latest on it.
+  SmallVector<Value> latestPerStream(ArrayRef<Value> tokens) const;
+
   /// The host knows the work up to `token` (and what it waited for) to be
   /// done: it waited for an event recorded after it.
   void markCompleteUpTo(Value token);
@@ -148,6 +171,7 @@ public:
   struct EnclosingBlock {
     SmallVector<unsigned> streams;
     SmallVector<Value> orderedAfter;
+    unsigned block = 0;
   };
 
   /// Starts a block: the streams created from now on are its own, ordered
@@ -172,12 +196,26 @@ public:
 private:
   using AllocSet = DenseSet<Value>;
 
+  /// A stream's wait, in place, for tokens of other streams
+  /// (`noteJoinInPlace`).
+  struct JoinInPlace {
+    /// The kept position from which the stream's ops come after it.
+    int64_t from;
+    SmallVector<Value> tokens;
+  };
+
   /// One CUDA stream this lowering creates.
   struct Stream {
     /// Its last token so far.
     Value tail;
     /// The tokens its creating join waits for.
     SmallVector<Value> joinedFrom;
+    /// The block (`enterBlock`'s count) that created it.
+    unsigned block = 0;
+    /// Its joins in place, in order, and how many of them the host knows
+    /// to be done (they come before `completeUpTo`).
+    SmallVector<JoinInPlace, 0> joinsInPlace;
+    unsigned joinsInPlaceComplete = 0;
     /// Whether it was destroyed: after a host wait, or `released`.
     bool destroyed = false;
     /// Whether it was destroyed without a host wait.
@@ -198,6 +236,14 @@ private:
   };
 
   bool mayVanish(Value token) const;
+  /// The joins in place of `stream` that the kept op at or before `token`
+  /// comes after: a prefix of its joins.
+  ArrayRef<JoinInPlace> joinsInPlaceBefore(const Stream &stream,
+                                           Value token) const;
+  /// Marks `stream`'s work up to `token` complete; appends to `worklist`
+  /// the tokens of the joins that this makes complete too.
+  void completeUpTo(Stream &stream, Value token,
+                    SmallVectorImpl<Value> &worklist);
   /// Whether the allocation token `alloc` is ordered before `token`: earlier
   /// on its stream, or before the join that created that stream.
   bool isAllocBefore(Value alloc, Value token) const;
@@ -205,8 +251,15 @@ private:
   /// flight, unless `base` holds them already.
   void collectAllocsBefore(Value token, const AllocSet *base,
                            SmallVectorImpl<Value> &into) const;
-  void setCompleteUpTo(Stream &stream, int64_t at);
+  void setCompleteUpTo(Stream &stream, int64_t at, unsigned joinsComplete);
   void markHistoryComplete(unsigned id);
+  /// Marks complete the work up to each token of `worklist`, and what it
+  /// was ordered after.
+  void markCompleteFrom(SmallVectorImpl<Value> &worklist);
+  /// The allocations in flight ordered before the tokens `dependencies` by
+  /// gpu tokens (a join on them).
+  std::shared_ptr<const DenseSet<Value>>
+  allocsOrderedBefore(ArrayRef<Value> dependencies) const;
   void forgetDestroyed(StreamState &state) const;
 
   OpBuilder &builder;
@@ -219,6 +272,9 @@ private:
   /// ordered after by other means (see `enterBlock`).
   SmallVector<unsigned> blockStreams;
   SmallVector<Value> blockOrderedAfter;
+  /// The block being lowered, and the number of blocks entered so far.
+  unsigned currentBlock = 0;
+  unsigned blocksEntered = 0;
   /// gpu token → the stream it is on, and its position there (0: the
   /// stream's creation).
   DenseMap<Value, unsigned> tokenStream;
@@ -236,10 +292,15 @@ private:
   DenseSet<Value> allocTokens;
   /// stream id → the tokens of the allocations made on it, in order.
   DenseMap<unsigned, SmallVector<Value>> allocsOn;
-  /// What `restoreCompletion` undoes: (stream id, its former completeUpTo)
-  /// per change since the outermost open save; and, per open save, the
-  /// number of streams then (it restores only those).
-  SmallVector<std::pair<unsigned, int64_t>> completionLog;
+  /// What `restoreCompletion` undoes: a stream's former completion per
+  /// change since the outermost open save; and, per open save, the number
+  /// of streams then (it restores only those).
+  struct CompletionChange {
+    unsigned id;
+    int64_t completeUpTo;
+    unsigned joinsInPlaceComplete;
+  };
+  SmallVector<CompletionChange> completionLog;
   SmallVector<size_t> savedStreamCounts;
 };
 

@@ -35,7 +35,14 @@
 //     stays a stream of its own, destroyed exactly once.
 //  3. A buffer from `gpu.alloc async` is used on another stream only after a
 //     join on the alloc's token (the gpu dialect's token contract).
-//  4. Without async vyre ops, a function has sequential semantics: the host
+//  4. Where an op that continues a stream waits for other streams' tokens,
+//     its stream waits for an event recorded right after each (runtime
+//     calls, as gpu-to-llvm lowers a join) instead of a join that makes a
+//     new stream, provided canonicalization keeps the op (its token then
+//     stands for the wait) and no token is an allocation's (rule 3); a
+//     `vyre.wait` applies to the main stream's next op
+//     (VyreToGPULowering::joinStreams).
+//  5. Without async vyre ops, a function has sequential semantics: the host
 //     waits for the device before every host op that may touch memory.
 //
 //===----------------------------------------------------------------------===//
@@ -152,6 +159,12 @@ LogicalResult VyreToGPULowering::lowerOps(Block::iterator from, Block &block,
     if (failed(lowerHostOp(&op, state)))
       return failure();
   }
+  // The main stream's pending waits need no join at the block's end: the
+  // tokens they name are on the block's streams (a token from before a
+  // region op is done, or stands for the block's awaited event), which the
+  // host waits for (lowerBlock) or the block's last event is recorded after
+  // (lowerChainedBlock), all of them.
+  state.mainWaits.clear();
   return success();
 }
 
@@ -198,11 +211,17 @@ LogicalResult VyreToGPULowering::lowerHostOp(Operation *op,
   bool hasDeviceWork = llvm::any_of(op->getRegions(), [&](Region &region) {
     return summaries.holdsVyreOps(region);
   });
+  // The event before a chained op is recorded after the main stream's
+  // pending waits as well (startChain); the host waits for the main stream
+  // before other region ops with device work, and before host ops that
+  // wait for the device.
   if (hasDeviceWork && chainsOnDevice(op)) {
     if (auto loop = dyn_cast<scf::ForOp>(op))
       return lowerChainedLoop(loop, state);
     return lowerChainedBranch(cast<scf::IfOp>(op), state);
   }
+  if (hasDeviceWork || waitsForDevice(op))
+    settleMainWaits(state, op->getLoc());
   if (hasDeviceWork) {
     // A chained loop's work is the main stream's too: the host waits for it
     // (inside, the region's streams do not).

@@ -97,6 +97,14 @@ private:
   /// event after its work to its terminator's operands.
   LogicalResult lowerChainedBlock(Block &block, Value previous,
                                   ArrayRef<Value> orderedAfter, Location loc);
+  /// A stream tail on which an event recorded now comes after the work of
+  /// every tail of `tails`: one of them that `mayRecord` accepts, whose
+  /// stream waits in place for the others (events recorded now), where one
+  /// can (StreamTracker::canJoinInPlace); otherwise a new stream joined from
+  /// them. No op may continue on it afterwards.
+  Value recorderAfter(ArrayRef<Value> tails,
+                      llvm::function_ref<bool(Value)> mayRecord,
+                      Location loc);
 
   //===--------------------------------------------------------------------===//
   // vyre ops (LowerVyreOps.cpp)
@@ -124,7 +132,30 @@ private:
   /// block's awaited event covers are not joined: a new stream waits for the
   /// event as it is made, and `current`, if the op continues on it, is made
   /// to wait for it here.
-  Value continueAfter(Value current, ArrayRef<Value> waits, Location loc);
+  /// `nextOpKept`: the op that continues on the result is one
+  /// `canonicalize` never erases (see joinStreams).
+  Value continueAfter(Value current, ArrayRef<Value> waits, Location loc,
+                      bool nextOpKept);
+  /// `continueAfter` for an op on the main stream, which also waits for the
+  /// main stream's pending waits (`StreamState::mainWaits`).
+  Value continueMain(StreamState &state, ArrayRef<Value> waits, Location loc,
+                     bool nextOpKept);
+  /// Applies the main stream's pending waits, if any, by a new stream (the
+  /// main stream's token must stand for them: it is named, waited for, or
+  /// the block ends).
+  void settleMainWaits(StreamState &state, Location loc);
+  /// The dependency of the next op on the stream whose tail is `current`
+  /// (if any) after `waits`: `current` where nothing else is needed, or
+  /// where its stream waits for `waits` itself, for an event recorded
+  /// right after each, as upstream's gpu-to-llvm lowers a join
+  /// (`StreamTracker::canJoinInPlace`); otherwise a new stream joined from
+  /// `current` and `waits`, which costs a stream create. Only an op that
+  /// `canonicalize` keeps (`nextOpKept`) may continue a stream that waited
+  /// in place: its token then stands for the waits, as every token a
+  /// `vyre` token maps to must for what came before it. (A join's token
+  /// does so by itself; an erased copy's token becomes the one before.)
+  Value joinStreams(Value current, ArrayRef<Value> waits, Location loc,
+                    bool nextOpKept);
   FailureOr<SmallVector<Value>> lookupTokens(Operation *user,
                                              ValueRange vyreTokens,
                                              bool *afterEvent);

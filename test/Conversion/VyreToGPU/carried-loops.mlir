@@ -61,7 +61,9 @@ func.func @chained(%h: memref<16xf32>, %n: index) {
 // Tests that a stream an iteration makes does not wait for the event again
 // where it joins a token already ordered after it: a launch, or a copy
 // canonicalize keeps, on a stream that waited, or a join that is. A copy
-// continuing on a side stream that waited does not wait again either.
+// continuing on a side stream that waited does not wait again either. The
+// main stream waits for each copy itself (an event recorded right after
+// it), without a stream made for the join.
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     gpu.return
@@ -73,15 +75,25 @@ gpu.module @k {
 // CHECK-NEXT:      %[[SP:.+]] = builtin.unrealized_conversion_cast %[[S]]
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[SP]], %[[EVENT]])
 // CHECK-NEXT:      %[[T1:.+]] = gpu.memcpy async [%[[S]]]
+// CHECK-NEXT:      %[[E1:.+]] = llvm.call @mgpuEventCreate()
+// CHECK-NEXT:      %[[T1P:.+]] = builtin.unrealized_conversion_cast %[[T1]]
+// CHECK-NEXT:      llvm.call @mgpuEventRecord(%[[E1]], %[[T1P]])
 // CHECK-NEXT:      %[[T2:.+]] = gpu.memcpy async [%[[T1]]]
+// CHECK-NEXT:      %[[E2:.+]] = llvm.call @mgpuEventCreate()
+// CHECK-NEXT:      %[[T2P:.+]] = builtin.unrealized_conversion_cast %[[T2]]
+// CHECK-NEXT:      llvm.call @mgpuEventRecord(%[[E2]], %[[T2P]])
 // CHECK-NEXT:      %[[M:.+]] = gpu.wait async{{$}}
 // CHECK-NEXT:      %[[MP:.+]] = builtin.unrealized_conversion_cast %[[M]]
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[MP]], %[[EVENT]])
 // CHECK-NEXT:      %[[L1:.+]] = gpu.launch_func async [%[[M]]]
-// CHECK-NEXT:      %[[J1:.+]] = gpu.wait async [%[[L1]], %[[T1]]]
-// CHECK-NEXT:      %[[L2:.+]] = gpu.launch_func async [%[[J1]]]
-// CHECK-NEXT:      %[[J2:.+]] = gpu.wait async [%[[L2]], %[[T2]]]
-// CHECK-NEXT:      gpu.launch_func async [%[[J2]]]
+// CHECK-NEXT:      %[[L1P:.+]] = builtin.unrealized_conversion_cast %[[L1]]
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[L1P]], %[[E1]])
+// CHECK-NEXT:      llvm.call @mgpuEventDestroy(%[[E1]])
+// CHECK-NEXT:      %[[L2:.+]] = gpu.launch_func async [%[[L1]]]
+// CHECK-NEXT:      %[[L2P:.+]] = builtin.unrealized_conversion_cast %[[L2]]
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[L2P]], %[[E2]])
+// CHECK-NEXT:      llvm.call @mgpuEventDestroy(%[[E2]])
+// CHECK-NEXT:      gpu.launch_func async [%[[L2]]]
 // CHECK-NOT:       mgpuStreamWaitEvent
 // CHECK:           scf.yield
 func.func @joins_after_the_event(%h: memref<16xf32>, %h2: memref<16xf32>,
@@ -245,8 +257,9 @@ func.func @not_chained(%n: index) {
 // -----
 
 // Tests nested loops: both are chained. Inside the outer body, the inner
-// loop's first event is recorded on the body's main stream, without the
-// host waiting; the inner loop destroys the outer iteration's event once it
+// loop's first event is recorded after the copy the main stream was to
+// wait for, on a join (which waits for the outer event), without the host
+// waiting; the inner loop destroys the outer iteration's event once it
 // has waited for it. The kernel after the inner loop waits for the inner
 // loop's last event, and the next outer event is recorded on its stream
 // with no join: that stream comes after every other stream of the body (the
@@ -257,10 +270,14 @@ func.func @not_chained(%n: index) {
 // CHECK:         scf.for {{.*}} iter_args(%[[OUTER:.+]] = %{{.+}}) -> (!llvm.ptr) {
 // CHECK-NOT:       gpu.wait [
 // CHECK-NOT:       Synchronize
-// CHECK:           %[[MAIN:.+]] = gpu.wait async [%[[COPY:.+]], %[[COPY]]]
 // CHECK:           %[[FIRST:.+]] = llvm.call @mgpuEventCreate()
+// CHECK-NEXT:      %[[MAIN:.+]] = gpu.wait async [%[[COPY:.+]], %[[COPY]]]
+// CHECK-NEXT:      %[[MW:.+]] = builtin.unrealized_conversion_cast %[[MAIN]]
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[MW]], %[[OUTER]])
 // CHECK-NEXT:      %[[MP:.+]] = builtin.unrealized_conversion_cast %[[MAIN]]
 // CHECK-NEXT:      llvm.call @mgpuEventRecord(%[[FIRST]], %[[MP]])
+// CHECK-NEXT:      %[[MD:.+]] = builtin.unrealized_conversion_cast %[[MAIN]]
+// CHECK-NEXT:      llvm.call @mgpuStreamDestroy(%[[MD]])
 // CHECK-NEXT:      %[[LAST:.+]] = scf.for {{.*}} iter_args(%[[INNER:.+]] = %[[FIRST]]) -> (!llvm.ptr) {
 // CHECK-NOT:         gpu.wait [
 // CHECK-NOT:         Synchronize

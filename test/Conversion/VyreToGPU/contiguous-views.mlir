@@ -64,9 +64,14 @@ func.func @rows_out(%h: memref<8x64xf64>, %i: index) {
 // CHECK-LABEL: func.func @async_row
 // CHECK:         %[[ALIAS:.*]] = builtin.unrealized_conversion_cast
 // CHECK:         %[[COPY:.*]] = gpu.memcpy async [%[[SIDE:.*]]] %{{.*}}, %[[ALIAS]]
-// CHECK:         gpu.wait async [%{{.*}}, %[[COPY]]]
-// CHECK:         gpu.launch_func
-// CHECK-NOT:     unrealized_conversion_cast
+// CHECK-NEXT:    %[[EVENT:.*]] = llvm.call @mgpuEventCreate()
+// CHECK-NEXT:    %[[COPY_STREAM:.*]] = builtin.unrealized_conversion_cast %[[COPY]]
+// CHECK-NEXT:    llvm.call @mgpuEventRecord(%[[EVENT]], %[[COPY_STREAM]])
+// CHECK-NEXT:    %[[MAIN_STREAM:.*]] = builtin.unrealized_conversion_cast %[[MAIN:.*]] :
+// CHECK-NEXT:    llvm.call @mgpuStreamWaitEvent(%[[MAIN_STREAM]], %[[EVENT]])
+// CHECK-NEXT:    llvm.call @mgpuEventDestroy(%[[EVENT]])
+// CHECK-NEXT:    gpu.launch_func async [%[[MAIN]]]
+// CHECK-NOT:     unrealized_conversion_cast {{.*}} to memref
 // CHECK:         gpu.memcpy async [%{{.*}}] %{{.*}}, %arg2 : memref<64xf32>, memref<64xf32>
 module attributes {gpu.container_module} {
   gpu.module @k {

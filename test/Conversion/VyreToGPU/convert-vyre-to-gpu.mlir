@@ -45,10 +45,10 @@ func.func @sequential(%h: memref<16xf32>) {
 
 // Tests side streams: a copy starts its own stream (here joining the
 // allocation of its target), a copy after a record joins the main stream's
-// token, the main stream continues on a join when it waits, a sync destroys
+// token, a stream that waits for another's token waits for an event
+// recorded right after it (no stream is made for the join), a sync destroys
 // the stream it waits for, and the return waits for the tail of every other
-// stream once. A join of two tokens that canonicalization cannot erase names
-// each once.
+// stream once.
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     gpu.return
@@ -69,18 +69,30 @@ func.func @side_streams(%h: memref<16xf32>) {
   // CHECK: %[[M3:.+]] = gpu.launch_func async [%[[M2]]] @k::@scale {{.*}} args(%[[B]] :
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
   %r = vyre.record
-  // The record comes after %b's allocation: no second wait for it.
-  // CHECK: %[[S1:.+]] = gpu.wait async [%[[TA]], %[[M3]]]
-  // CHECK: %[[TB:.+]] = gpu.memcpy async [%[[S1]]] %[[B]]
+  // The record comes after %b's allocation: no second wait for it. The side
+  // stream waits for the kernel itself: an event recorded right after it.
+  // CHECK: %[[E1:.+]] = llvm.call @mgpuEventCreate()
+  // CHECK: llvm.call @mgpuEventRecord(%[[E1]], %{{[0-9]+}})
+  // CHECK: llvm.call @mgpuStreamWaitEvent(%{{[0-9]+}}, %[[E1]])
+  // CHECK-NEXT: llvm.call @mgpuEventDestroy(%[[E1]])
+  // CHECK-NEXT: %[[TB:.+]] = gpu.memcpy async [%[[TA]]] %[[B]]
   %tb = vyre.copy_h2d_async %h to %b on stream 1 after [%r] : memref<16xf32> to memref<16xf32>
-  // CHECK: %[[M4:.+]] = gpu.wait async [%[[M3]], %[[TA]]]
-  // CHECK: %[[M5:.+]] = gpu.launch_func async [%[[M4]]] {{.*}} args(%[[A]] :
+  // So does the main stream, for the copy into %a (its event was recorded
+  // right after the copy, above).
+  // CHECK: llvm.call @mgpuStreamWaitEvent(%{{[0-9]+}}, %[[E0:[0-9]+]])
+  // CHECK-NEXT: llvm.call @mgpuEventDestroy(%[[E0]])
+  // CHECK-NEXT: %[[M5:.+]] = gpu.launch_func async [%[[M3]]] {{.*}} args(%[[A]] :
   vyre.wait %ta
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
-  // CHECK: gpu.wait [%[[TB]]]
+  // Both streams hold runtime calls: the host waits for each, and destroys
+  // it, by runtime calls too.
+  // CHECK-NOT: gpu.wait
+  // CHECK: llvm.call @mgpuStreamSynchronize
   vyre.sync %tb
-  // CHECK: gpu.wait [%[[M3]], %[[TA]], %[[M5]]]
-  // CHECK-NEXT: return
+  // CHECK: llvm.call @mgpuStreamSynchronize
+  // CHECK-NOT: Synchronize
+  // CHECK-NOT: gpu.wait
+  // CHECK: return
   return
 }
 

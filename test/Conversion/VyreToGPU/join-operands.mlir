@@ -9,6 +9,9 @@
 // which joins drop. So the kernel that stays whatever happens is named twice,
 // the copy once. A copy into an argument, or into a buffer a launch uses,
 // stays: its join names each dependency once (also in @side_streams).
+// The joins here are new streams because a `vyre.record` names the main
+// stream right after each wait (joins-in-place.mlir has the waits that the
+// next op's stream makes itself).
 gpu.module @k {
   gpu.func @scale(%x: memref<16xf32>) kernel {
     gpu.return
@@ -31,6 +34,7 @@ func.func @join_operands(%h: memref<16xf32> {llvm.noalias},
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
   // CHECK-NEXT: gpu.wait async [%[[M]], %[[M]], %[[T]]]
   vyre.wait %t
+  %r = vyre.record
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d : memref<16xf32>)
   return
 }
@@ -59,6 +63,7 @@ func.func @join_operands_that_stay(%h: memref<16xf32> {llvm.noalias},
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
   // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[M]], %[[T]]]
   vyre.wait %t
+  %r = vyre.record
   // CHECK-NEXT: %[[L:.+]] = gpu.launch_func async [%[[J]]]
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
   // CHECK: %[[S2:.+]] = gpu.wait async{{$}}
@@ -68,6 +73,7 @@ func.func @join_operands_that_stay(%h: memref<16xf32> {llvm.noalias},
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%d : memref<16xf32>)
   // CHECK-NEXT: gpu.wait async [%[[N]], %[[U]]]
   vyre.wait %u
+  %r2 = vyre.record
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%e : memref<16xf32>)
   return
 }
@@ -104,6 +110,7 @@ func.func @copy_into_iter_arg(%h: memref<16xf32>, %b: memref<16xf32>,
     vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
     %t = vyre.copy_h2d_async %h to %x on stream 1 : memref<16xf32> to memref<16xf32>
     vyre.wait %t
+    %r = vyre.record
     vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
     scf.yield %x : memref<16xf32>
   }
@@ -137,6 +144,7 @@ func.func @copy_into_a_cast(%h: memref<16xf32>, %b: memref<16xf32>) {
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
   %tok = vyre.copy_h2d_async %h to %t on stream 1 : memref<16xf32> to memref<16xf32>
   vyre.wait %tok
+  %r = vyre.record
   vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
   vyre.dealloc %a : memref<16xf32>
   return
