@@ -138,9 +138,10 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
     start.before.push_back(state.main);
   // What the main stream's next op was to wait for, the op waits for.
   for (Value token : state.mainWaits)
-    if (!streams.isComplete(token) && !llvm::is_contained(start.before, token))
+    if (!streams.isComplete(token))
       start.before.push_back(token);
   state.mainWaits.clear();
+  start.before = streams.latestPerStream(start.before);
   for (int64_t index : summaries.sideStreams(op)) {
     Value tail = state.side.lookup(index);
     if (!tail)
@@ -234,8 +235,10 @@ Value VyreToGPULowering::recorderAfter(
   for (Value host : tails) {
     if (!mayRecord(host))
       continue;
-    SmallVector<Value> others = llvm::filter_to_vector(
-        tails, [&](Value tail) { return tail != host; });
+    SmallVector<Value> others =
+        llvm::filter_to_vector(tails, [&](Value tail) {
+          return streams.streamOf(tail) != streams.streamOf(host);
+        });
     if (!others.empty() &&
         !streams.canJoinInPlace(host, others, builder.getInsertionBlock()))
       continue;

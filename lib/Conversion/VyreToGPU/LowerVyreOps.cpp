@@ -305,8 +305,10 @@ Value VyreToGPULowering::joinStreams(Value current, ArrayRef<Value> waits,
   for (Value wait : latest) {
     Value event;
     {
+      // Right after the op that made `wait` (and the cast of its token).
       OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointAfter(wait.getDefiningOp());
+      builder.setInsertionPointAfter(
+          runtime.streamOf(wait, loc).getDefiningOp());
       event = runtime.createEvent(loc);
       recordEventOn(event, wait, loc);
     }

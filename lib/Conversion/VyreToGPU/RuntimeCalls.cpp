@@ -8,11 +8,23 @@
 using namespace mlir;
 using namespace mlir::vyre::vyre_to_gpu;
 
+/// One cast per token, right after the op that makes it (or at the start of
+/// the block of a block argument): it dominates every use of the token, and
+/// the calls on one stream do not each add an op for `cse` to fold.
 Value RuntimeCalls::streamOf(Value token, Location loc) {
-  return UnrealizedConversionCastOp::create(
-             builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
-             token)
-      .getResult(0);
+  Value &pointer = streams[token];
+  if (pointer)
+    return pointer;
+  OpBuilder::InsertionGuard guard(builder);
+  if (Operation *op = token.getDefiningOp())
+    builder.setInsertionPointAfter(op);
+  else
+    builder.setInsertionPointToStart(cast<BlockArgument>(token).getOwner());
+  pointer = UnrealizedConversionCastOp::create(
+                builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
+                token)
+                .getResult(0);
+  return pointer;
 }
 
 void RuntimeCalls::call(StringRef callee, Type result, ValueRange operands,

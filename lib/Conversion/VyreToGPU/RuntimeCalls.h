@@ -32,6 +32,11 @@ public:
   /// long as the nest is deep).
   void setModule(Operation *module) { this->module = module; }
 
+  /// The `!llvm.ptr` that stands for the stream of `token`: one
+  /// `unrealized_conversion_cast` per token, right after the op that makes
+  /// it, which gpu-to-llvm folds into the stream it makes of the token.
+  Value streamOf(Value token, Location loc);
+
   /// `mgpuEventCreate()`.
   Value createEvent(Location loc);
   /// `mgpuEventRecord(event, stream of token)`.
@@ -49,7 +54,6 @@ public:
   void releaseStream(Value token, Location loc);
 
 private:
-  Value streamOf(Value token, Location loc);
   void call(StringRef callee, Type result, ValueRange operands, Location loc,
             Value *returned = nullptr);
 
@@ -58,6 +62,8 @@ private:
   /// The functions declared or found so far, per module: a lookup in a
   /// module's symbol table scans its ops, and a call is made per loop.
   DenseMap<Operation *, llvm::StringMap<Operation *>> declared;
+  /// token → the `!llvm.ptr` cast that stands for its stream.
+  DenseMap<Value, Value> streams;
 };
 
 } // namespace mlir::vyre::vyre_to_gpu

@@ -45,29 +45,28 @@ bool StreamTracker::isAllocBefore(Value alloc, Value token) const {
     return position.lookup(alloc) <= position.lookup(token);
   // Only gpu tokens order an allocation before an op on another stream (the
   // token contract): the join that created the stream, not a join in place.
-  const auto &allocs = streams[it->second].allocsAtCreation;
-  return allocs && allocs->contains(alloc);
+  const auto &clock = streams[it->second].allocsAtCreation;
+  if (!clock)
+    return false;
+  unsigned allocStream = streamOf(alloc);
+  const auto *entry = llvm::lower_bound(
+      *clock, allocStream,
+      [](const std::pair<unsigned, unsigned> &entry, unsigned stream) {
+        return entry.first < stream;
+      });
+  return entry != clock->end() && entry->first == allocStream &&
+         position.lookup(alloc) <= entry->second;
 }
 
-void StreamTracker::collectAllocsBefore(Value token, const AllocSet *base,
-                                        SmallVectorImpl<Value> &into) const {
-  auto it = tokenStream.find(token);
-  if (it == tokenStream.end())
-    return;
-  auto add = [&](Value alloc) {
-    if (!isComplete(alloc) && !(base && base->contains(alloc)))
-      into.push_back(alloc);
-  };
-  const auto &joined = streams[it->second].allocsAtCreation;
-  if (joined && joined.get() != base)
-    for (Value alloc : *joined)
-      add(alloc);
-  unsigned at = position.lookup(token);
-  for (Value alloc : allocsOn.lookup(it->second)) {
-    if (position.lookup(alloc) > at)
-      break;
-    add(alloc);
-  }
+bool StreamTracker::ordersNoAllocInFlight(unsigned stream, unsigned at) const {
+  auto it = allocsOn.find(stream);
+  if (it == allocsOn.end())
+    return true;
+  ArrayRef<Value> allocs = it->second;
+  // Allocations are appended in order of their positions on the stream.
+  const Value *last = llvm::partition_point(
+      allocs, [&](Value alloc) { return position.lookup(alloc) <= at; });
+  return last == allocs.begin() || isComplete(*std::prev(last));
 }
 
 SmallVector<Value> StreamTracker::allocsToOrder(ArrayRef<Value> after,
@@ -88,32 +87,43 @@ Value StreamTracker::continueOn(Value current, ArrayRef<Value> waits,
   return join(current, waits, loc);
 }
 
-/// The largest set a dependency's stream was created with, shared where the
-/// others add nothing to it, so that a chain of joins does not copy it each
-/// time.
-std::shared_ptr<const StreamTracker::AllocSet>
+std::shared_ptr<const StreamTracker::AllocClock>
 StreamTracker::allocsOrderedBefore(ArrayRef<Value> dependencies) const {
-  std::shared_ptr<const AllocSet> base;
+  AllocClock merged;
+  auto add = [&](unsigned stream, unsigned at) {
+    auto *entry = llvm::lower_bound(
+        merged, stream,
+        [](const std::pair<unsigned, unsigned> &entry, unsigned id) {
+          return entry.first < id;
+        });
+    if (entry != merged.end() && entry->first == stream)
+      entry->second = std::max(entry->second, at);
+    else
+      merged.insert(entry, {stream, at});
+  };
+  const std::shared_ptr<const AllocClock> *base = nullptr;
   for (Value dependency : dependencies) {
     auto it = tokenStream.find(dependency);
     if (it == tokenStream.end())
       continue;
     const auto &created = streams[it->second].allocsAtCreation;
-    if (created && (!base || created->size() > base->size()))
-      base = created;
+    if (created) {
+      if (!base)
+        base = &created;
+      for (auto [stream, at] : *created)
+        add(stream, at);
+    }
+    add(it->second, position.lookup(dependency));
   }
-  SmallVector<Value> added;
-  for (Value dependency : dependencies)
-    collectAllocsBefore(dependency, base.get(), added);
-  if (added.empty())
-    return base;
-  auto merged = std::make_shared<AllocSet>();
-  if (base)
-    for (Value alloc : *base)
-      if (!isComplete(alloc))
-        merged->insert(alloc);
-  merged->insert(added.begin(), added.end());
-  return merged;
+  // Allocations the host knows to be done need no ordering any more.
+  llvm::erase_if(merged, [&](const std::pair<unsigned, unsigned> &entry) {
+    return ordersNoAllocInFlight(entry.first, entry.second);
+  });
+  if (merged.empty())
+    return nullptr;
+  if (base && **base == merged)
+    return *base;
+  return std::make_shared<const AllocClock>(std::move(merged));
 }
 
 /// The join keeps two operands whatever canonicalization erases, so that it
@@ -138,7 +148,7 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   // A stream of a block ordered after a token by other means: ordered after
   // what that token is, and a host wait for it is one for that token too.
   llvm::append_range(dependencies, blockOrderedAfter);
-  std::shared_ptr<const AllocSet> allocsAtCreation =
+  std::shared_ptr<const AllocClock> allocsAtCreation =
       allocsOrderedBefore(dependencies);
   Value token =
       gpu::WaitOp::create(builder, loc, tokenType, operands).getAsyncToken();

@@ -194,7 +194,12 @@ public:
   ArrayRef<unsigned> getBlockStreams() const { return blockStreams; }
 
 private:
-  using AllocSet = DenseSet<Value>;
+  /// The allocations ordered before a stream's creation, as a clock: per
+  /// stream that holds allocations still in flight, the position on it up to
+  /// which they are (an allocation on a stream is ordered before what comes
+  /// after it there). Sorted by stream id; small: one entry per stream that
+  /// allocates, and none for a stream whose allocations are done.
+  using AllocClock = SmallVector<std::pair<unsigned, unsigned>, 2>;
 
   /// A stream's wait, in place, for tokens of other streams
   /// (`noteJoinInPlace`).
@@ -232,7 +237,7 @@ private:
     /// The allocation tokens in flight that its creating join was ordered
     /// after (null: none). Shared by the streams whose joins add nothing to
     /// it.
-    std::shared_ptr<const AllocSet> allocsAtCreation;
+    std::shared_ptr<const AllocClock> allocsAtCreation;
   };
 
   bool mayVanish(Value token) const;
@@ -247,18 +252,20 @@ private:
   /// Whether the allocation token `alloc` is ordered before `token`: earlier
   /// on its stream, or before the join that created that stream.
   bool isAllocBefore(Value alloc, Value token) const;
-  /// Adds to `into` the allocations ordered before `token` that are still in
-  /// flight, unless `base` holds them already.
-  void collectAllocsBefore(Value token, const AllocSet *base,
-                           SmallVectorImpl<Value> &into) const;
+  /// Whether the clock entry (`stream`, `at`) orders no allocation still in
+  /// flight: the last allocation on that stream up to `at` is done, or there
+  /// is none.
+  bool ordersNoAllocInFlight(unsigned stream, unsigned at) const;
   void setCompleteUpTo(Stream &stream, int64_t at, unsigned joinsComplete);
   void markHistoryComplete(unsigned id);
   /// Marks complete the work up to each token of `worklist`, and what it
   /// was ordered after.
   void markCompleteFrom(SmallVectorImpl<Value> &worklist);
-  /// The allocations in flight ordered before the tokens `dependencies` by
-  /// gpu tokens (a join on them).
-  std::shared_ptr<const DenseSet<Value>>
+  /// The allocations in flight ordered before a join on the tokens
+  /// `dependencies`: what their streams' creations were ordered after, and
+  /// the allocations on their streams up to them. Shared with a
+  /// dependency's stream where the others add nothing to it.
+  std::shared_ptr<const AllocClock>
   allocsOrderedBefore(ArrayRef<Value> dependencies) const;
   void forgetDestroyed(StreamState &state) const;
 

@@ -17,8 +17,8 @@ gpu.module @k {
 }
 // CHECK-LABEL: func.func @chained
 // CHECK:         %{{.+}}, %[[ALLOC:.+]] = gpu.alloc async
-// CHECK:         %[[FIRST:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:    %[[M:.+]] = builtin.unrealized_conversion_cast %[[ALLOC]] : !gpu.async.token to !llvm.ptr
+// CHECK:         %[[FIRST:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:    llvm.call @mgpuEventRecord(%[[FIRST]], %[[M]])
 // CHECK-NEXT:    %[[LAST:.+]] = scf.for {{.*}} iter_args(%[[EVENT:.+]] = %[[FIRST]]) -> (!llvm.ptr) {
 // CHECK-NEXT:      %[[S:.+]] = gpu.wait async{{$}}
@@ -28,6 +28,7 @@ gpu.module @k {
 // The copy stays (a launch reads its destination) on a stream that waited
 // for the event: the join on it does not wait again (@erasable_copy, below,
 // is the case where it must).
+// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[T]]
 // CHECK-NEXT:      %[[J:.+]] = gpu.wait async [%[[T]], %[[T]]]
 // CHECK-NEXT:      %[[L:.+]] = gpu.launch_func async [%[[J]]]
 // CHECK:           %[[NEXT:.+]] = llvm.call @mgpuEventCreate()
@@ -75,12 +76,12 @@ gpu.module @k {
 // CHECK-NEXT:      %[[SP:.+]] = builtin.unrealized_conversion_cast %[[S]]
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[SP]], %[[EVENT]])
 // CHECK-NEXT:      %[[T1:.+]] = gpu.memcpy async [%[[S]]]
-// CHECK-NEXT:      %[[E1:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:      %[[T1P:.+]] = builtin.unrealized_conversion_cast %[[T1]]
+// CHECK-NEXT:      %[[E1:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:      llvm.call @mgpuEventRecord(%[[E1]], %[[T1P]])
 // CHECK-NEXT:      %[[T2:.+]] = gpu.memcpy async [%[[T1]]]
-// CHECK-NEXT:      %[[E2:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:      %[[T2P:.+]] = builtin.unrealized_conversion_cast %[[T2]]
+// CHECK-NEXT:      %[[E2:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:      llvm.call @mgpuEventRecord(%[[E2]], %[[T2P]])
 // CHECK-NEXT:      %[[M:.+]] = gpu.wait async{{$}}
 // CHECK-NEXT:      %[[MP:.+]] = builtin.unrealized_conversion_cast %[[M]]
@@ -124,6 +125,7 @@ func.func @joins_after_the_event(%h: memref<16xf32>, %h2: memref<16xf32>,
 // CHECK-LABEL: func.func @erasable_copy
 // CHECK:         scf.for {{.*}} iter_args(%[[EVENT:.+]] = %{{.+}}) -> (!llvm.ptr) {
 // CHECK:           %[[T:.+]] = gpu.memcpy async
+// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[T]]
 // CHECK-NEXT:      %[[J:.+]] = gpu.wait async [%[[T]], %[[T]]]
 // CHECK-NEXT:      %[[JP:.+]] = builtin.unrealized_conversion_cast %[[J]]
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[JP]], %[[EVENT]])
@@ -192,7 +194,8 @@ gpu.module @k {
 // CHECK-NEXT:        %[[S:.+]] = gpu.wait async{{$}}
 // CHECK-NEXT:        %[[SP:.+]] = builtin.unrealized_conversion_cast %[[S]]
 // CHECK-NEXT:        llvm.call @mgpuStreamWaitEvent(%[[SP]], %[[EVENT]])
-// CHECK-NEXT:        gpu.launch_func async [%[[S]]]
+// CHECK-NEXT:        %[[L:.+]] = gpu.launch_func async [%[[S]]]
+// CHECK-NEXT:        builtin.unrealized_conversion_cast %[[L]]
 // CHECK-NEXT:        %[[NEXT:.+]] = llvm.call @mgpuEventCreate()
 // CHECK:             llvm.call @mgpuEventRecord(%[[NEXT]],
 // CHECK-NEXT:        llvm.call @mgpuEventDestroy(%[[EVENT]])
@@ -272,12 +275,10 @@ func.func @not_chained(%n: index) {
 // CHECK-NOT:       Synchronize
 // CHECK:           %[[FIRST:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:      %[[MAIN:.+]] = gpu.wait async [%[[COPY:.+]], %[[COPY]]]
-// CHECK-NEXT:      %[[MW:.+]] = builtin.unrealized_conversion_cast %[[MAIN]]
-// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[MW]], %[[OUTER]])
 // CHECK-NEXT:      %[[MP:.+]] = builtin.unrealized_conversion_cast %[[MAIN]]
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[MP]], %[[OUTER]])
 // CHECK-NEXT:      llvm.call @mgpuEventRecord(%[[FIRST]], %[[MP]])
-// CHECK-NEXT:      %[[MD:.+]] = builtin.unrealized_conversion_cast %[[MAIN]]
-// CHECK-NEXT:      llvm.call @mgpuStreamDestroy(%[[MD]])
+// CHECK-NEXT:      llvm.call @mgpuStreamDestroy(%[[MP]])
 // CHECK-NEXT:      %[[LAST:.+]] = scf.for {{.*}} iter_args(%[[INNER:.+]] = %[[FIRST]]) -> (!llvm.ptr) {
 // CHECK-NOT:         gpu.wait [
 // CHECK-NOT:         Synchronize
@@ -289,8 +290,8 @@ func.func @not_chained(%n: index) {
 // CHECK-NEXT:      %[[SP:.+]] = builtin.unrealized_conversion_cast %[[S]]
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[SP]], %[[LAST]])
 // CHECK-NEXT:      %[[K:.+]] = gpu.launch_func async [%[[S]]]
-// CHECK-NEXT:      %[[NEXT:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:      %[[KP:.+]] = builtin.unrealized_conversion_cast %[[K]]
+// CHECK-NEXT:      %[[NEXT:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:      llvm.call @mgpuEventRecord(%[[NEXT]], %[[KP]])
 // CHECK-NEXT:      llvm.call @mgpuEventDestroy(%[[LAST]])
 // CHECK-NOT:       gpu.wait [
@@ -368,6 +369,7 @@ func.func @nested_last(%h: memref<16xf32>, %n: index, %m: index) {
 // CHECK-LABEL: func.func @unrelated_copy
 // CHECK:         scf.for {{.*}} iter_args(%[[OUTER:.+]] = %{{.+}}) -> (!llvm.ptr) {
 // CHECK:           %[[COPY:.+]] = gpu.memcpy async
+// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[COPY]]
 // CHECK-NEXT:      %[[LAST:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[OUTER]]) -> (!llvm.ptr) {
 // CHECK:           }
 // CHECK-NEXT:      %[[J:.+]] = gpu.wait async [%[[COPY]], %[[COPY]]]

@@ -62,12 +62,12 @@ func.func @rows_out(%h: memref<8x64xf64>, %i: index) {
 // Tests that an async copy of a row keeps its side stream and its token, and
 // that a buffer with an identity layout is copied as it is.
 // CHECK-LABEL: func.func @async_row
-// CHECK:         %[[ALIAS:.*]] = builtin.unrealized_conversion_cast
+// CHECK:         %[[MAIN_STREAM:.*]] = builtin.unrealized_conversion_cast %[[MAIN:.*]] : !gpu.async.token to !llvm.ptr
+// CHECK:         %[[ALIAS:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<64xf32>
 // CHECK:         %[[COPY:.*]] = gpu.memcpy async [%[[SIDE:.*]]] %{{.*}}, %[[ALIAS]]
-// CHECK-NEXT:    %[[EVENT:.*]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:    %[[COPY_STREAM:.*]] = builtin.unrealized_conversion_cast %[[COPY]]
+// CHECK-NEXT:    %[[EVENT:.*]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:    llvm.call @mgpuEventRecord(%[[EVENT]], %[[COPY_STREAM]])
-// CHECK-NEXT:    %[[MAIN_STREAM:.*]] = builtin.unrealized_conversion_cast %[[MAIN:.*]] :
 // CHECK-NEXT:    llvm.call @mgpuStreamWaitEvent(%[[MAIN_STREAM]], %[[EVENT]])
 // CHECK-NEXT:    llvm.call @mgpuEventDestroy(%[[EVENT]])
 // CHECK-NEXT:    gpu.launch_func async [%[[MAIN]]]

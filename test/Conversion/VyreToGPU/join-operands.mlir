@@ -96,7 +96,7 @@ gpu.module @k {
 // CHECK:         scf.for
 // CHECK:           %[[M:.+]] = gpu.launch_func async
 // CHECK:           %[[T:.+]] = gpu.memcpy async
-// CHECK-NEXT:      gpu.wait async [%[[M]], %[[M]], %[[T]]]
+// CHECK:           gpu.wait async [%[[M]], %[[M]], %[[T]]]
 // CANON-LABEL: func.func @copy_into_iter_arg
 // CANON-NOT:     gpu.memcpy
 // CANON:         %[[M:.+]] = gpu.launch_func async

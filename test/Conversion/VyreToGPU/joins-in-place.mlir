@@ -12,8 +12,8 @@ gpu.module @k {
 }
 // CHECK-LABEL: func.func @kernel_waits_for_copy
 // CHECK:         %[[T:.+]] = gpu.memcpy async
-// CHECK-NEXT:    %[[E:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:    %[[TP:.+]] = builtin.unrealized_conversion_cast %[[T]]
+// CHECK-NEXT:    %[[E:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:    llvm.call @mgpuEventRecord(%[[E]], %[[TP]])
 // CHECK:         %[[M:.+]] = gpu.launch_func async
 // CHECK-NEXT:    %[[MP:.+]] = builtin.unrealized_conversion_cast %[[M]]
@@ -79,11 +79,11 @@ func.func @erasable_copy_after_wait(%h: memref<16xf32> {llvm.noalias},
 // copy's target) waits on its own stream too.
 // CHECK-LABEL: func.func @copy_waits_for_kernel
 // CHECK:         %[[T1:.+]] = gpu.memcpy async
+// CHECK-NEXT:    %[[T1P:.+]] = builtin.unrealized_conversion_cast %[[T1]]
 // CHECK:         %[[M:.+]] = gpu.launch_func async
-// CHECK-NEXT:    %[[E:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:    %[[MP:.+]] = builtin.unrealized_conversion_cast %[[M]]
+// CHECK-NEXT:    %[[E:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:    llvm.call @mgpuEventRecord(%[[E]], %[[MP]])
-// CHECK:         %[[T1P:.+]] = builtin.unrealized_conversion_cast %[[T1]]
 // CHECK-NEXT:    llvm.call @mgpuStreamWaitEvent(%[[T1P]], %[[E]])
 // CHECK-NEXT:    llvm.call @mgpuEventDestroy(%[[E]])
 // CHECK-NEXT:    gpu.memcpy async [%[[T1]]]
@@ -112,16 +112,15 @@ gpu.module @k {
 }
 // CHECK-LABEL: func.func @event_before_loop
 // CHECK:         %[[T:.+]] = gpu.memcpy async
+// CHECK-NEXT:    %[[TP:.+]] = builtin.unrealized_conversion_cast %[[T]]
 // CHECK:         %[[M:.+]] = gpu.launch_func async
+// CHECK-NEXT:    %[[MP:.+]] = builtin.unrealized_conversion_cast %[[M]]
 // CHECK-NEXT:    %[[START:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:    %[[E:.+]] = llvm.call @mgpuEventCreate()
-// CHECK-NEXT:    %[[TP:.+]] = builtin.unrealized_conversion_cast %[[T]]
 // CHECK-NEXT:    llvm.call @mgpuEventRecord(%[[E]], %[[TP]])
-// CHECK-NEXT:    %[[MP:.+]] = builtin.unrealized_conversion_cast %[[M]]
 // CHECK-NEXT:    llvm.call @mgpuStreamWaitEvent(%[[MP]], %[[E]])
 // CHECK-NEXT:    llvm.call @mgpuEventDestroy(%[[E]])
-// CHECK-NEXT:    %[[MR:.+]] = builtin.unrealized_conversion_cast %[[M]]
-// CHECK-NEXT:    llvm.call @mgpuEventRecord(%[[START]], %[[MR]])
+// CHECK-NEXT:    llvm.call @mgpuEventRecord(%[[START]], %[[MP]])
 // CHECK-NEXT:    scf.for {{.*}} iter_args(%{{.+}} = %[[START]])
 func.func @event_before_loop(%h: memref<16xf32> {llvm.noalias},
                              %a: memref<16xf32> {llvm.noalias},
