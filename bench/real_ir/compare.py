@@ -55,9 +55,11 @@ LINALG_TO_GPU = [
     "--gpu-map-parallel-loops", "--convert-parallel-loops-to-gpu"]
 SCHEDULE = ("builtin.module(gpu-kernel-outlining,"
             "func.func(convert-gpu-host-to-vyre),vyre-deduce-noalias,"
+            "vyre-version-aliasing,"
             "vyre-kernel-access,vyre-estimate-kernel-costs,"
             "vyre-function-effects,"
-            "func.func(vyre-pipeline-loops,overlap-copies),vyre-simulate)")
+            "func.func(vyre-pipeline-loops,overlap-copies),"
+            "vyre-choose-versions,vyre-simulate)")
 UPSTREAM_SCHEDULE = (
     "builtin.module(gpu-kernel-outlining,func.func(convert-gpu-host-to-vyre),"
     "vyre-kernel-access,vyre-estimate-kernel-costs,vyre-function-effects,"
@@ -110,22 +112,30 @@ def runtime_counts(build, source, mode, function, work):
 
 
 def makespan(opt, pipeline, source, function):
-    """The simulated makespan of `function`: each remark is followed by the
-    line it is at, the function's first. A copy with arguments marked
-    llvm.noalias shows its original's line, after the original's remark."""
-    result = run([opt, source, "--pass-pipeline=" + pipeline,
-                  "-o", os.devnull])
-    original = function.replace("_noalias", "")
-    seen = 0
+    """The simulated makespan of `function`. The schedule is printed without
+    locations first, so that each function's remark is at its own line, the
+    function's first, which the remark is followed by."""
+    scheduled = run([opt, source, "--pass-pipeline=" +
+                     pipeline.replace(",vyre-simulate", "")])
+    result = run([opt, "-", "--vyre-simulate", "-o", os.devnull],
+                 input=scheduled.stdout)
     for match in re.finditer(r"remark: makespan ([0-9.]+) us[^\n]*\n"
                              r"\s*func\.func (?:private )?@(\w+)",
                              result.stderr):
-        if match.group(2) != original:
-            continue
-        seen += 1
-        if seen == (2 if function != original else 1):
+        if match.group(2) == function:
             return float(match.group(1))
     return None
+
+
+def schedule_of(schedule_text, function):
+    """The text of `function` in a printed module."""
+    start = re.search(r"func\.func (?:private )?@%s\(" % function,
+                      schedule_text)
+    if not start:
+        return ""
+    end = re.search(r"\n  func\.func ", schedule_text[start.end():])
+    return schedule_text[start.start():start.end() +
+                         (end.start() if end else len(schedule_text))]
 
 
 def moved_copies(gpu_schedule_text):
@@ -161,22 +171,34 @@ def main(argv):
                  "--pass-pipeline=builtin.module(gpu-kernel-outlining,"
                  "func.func(gpu-async-region))"], source, work, "upstream")
             original = simulated.replace("_noalias", "")
-            vs = static_counts(vllvm, simulated)
             us = static_counts(ullvm, original)
-            vr = runtime_counts(build, source, "drop-in", function, work)
             ur = runtime_counts(build, source, "upstream", function, work)
+            um = makespan(opt, UPSTREAM_SCHEDULE, source, original)
+            vr = runtime_counts(build, source, "drop-in", function, work)
             schedule = run([opt, source, "--pass-pipeline=" +
                             SCHEDULE.replace(",vyre-simulate", "")]).stdout
-            vm = makespan(opt, SCHEDULE, source, simulated)
-            um = makespan(opt, UPSTREAM_SCHEDULE, source, original)
+            # A function versioned for aliasing (--vyre-version-aliasing):
+            # a row per version; a run with distinct buffers takes the
+            # first.
+            versions = [(simulated, name)]
+            if re.search(r"func\.func private @%s_disjoint\(" % simulated,
+                         schedule):
+                versions = [(simulated + "_disjoint", name + " (disjoint)"),
+                            (simulated + "_may_alias",
+                             name + " (may alias)")]
             show = lambda pair, i: "-" if pair is None else str(pair[i])
-            print("| %s | %d / %d | %d / %d | %s / %s | %s / %s | %d | "
-                  "%s / %s |" % (
-                      name, vs[0], us[0], vs[1], us[1], show(vr, 0),
-                      show(ur, 0), show(vr, 1), show(ur, 1),
-                      moved_copies(schedule),
-                      "-" if vm is None else "%.1f" % vm,
-                      "-" if um is None else "%.1f" % um))
+            for version, label in versions:
+                vs = static_counts(vllvm, version)
+                vm = makespan(opt, SCHEDULE, source, version)
+                run_counts = vr if version == versions[0][0] else None
+                print("| %s | %d / %d | %d / %d | %s / %s | %s / %s | %d | "
+                      "%s / %s |" % (
+                          label, vs[0], us[0], vs[1], us[1],
+                          show(run_counts, 0), show(ur, 0),
+                          show(run_counts, 1), show(ur, 1),
+                          moved_copies(schedule_of(schedule, version)),
+                          "-" if vm is None else "%.1f" % vm,
+                          "-" if um is None else "%.1f" % um))
     return 0
 
 

@@ -250,6 +250,12 @@ bool CalleeReach::reachesGlobal(func::FuncOp function, StringAttr global) const 
   return !found || llvm::is_contained(found->globals, global);
 }
 
+StringAttr CalleeReach::getAnyReachedGlobal(func::FuncOp function) const {
+  const Reach *found = lookup(function);
+  return found && !found->globals.empty() ? found->globals.front()
+                                          : StringAttr();
+}
+
 void CalleeReach::addCopy(func::FuncOp copy, func::FuncOp original) {
   const Reach *found = lookup(original);
   if (found)

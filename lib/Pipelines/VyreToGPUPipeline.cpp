@@ -20,6 +20,10 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
   // llvm.noalias, as if the user had written it.
   if (options.deduceNoAlias)
     pm.addPass(createDeduceNoAliasPass());
+  // Functions whose memref arguments may still alias get a run-time check
+  // and a copy with them llvm.noalias.
+  if (options.versionAliasing)
+    pm.addPass(createVersionAliasingPass());
   // Summarize each kernel once, from its body.
   pm.addPass(createKernelAccessPass());
   // Kernels without a declared time get an estimate from their bodies.
@@ -40,6 +44,20 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
   // Schedule the copies, function by function (in parallel).
   pm.addNestedPass<func::FuncOp>(
       createOverlapCopiesPass(options.getOverlapCopiesPassOptions()));
+  // Keep the versions whose disjoint copy's schedule is faster, on the
+  // model the cost model uses.
+  if (options.versionAliasing) {
+    ChooseVersionsPassOptions choice;
+    choice.launchUs = options.launchUs;
+    choice.eventUs = options.eventUs;
+    choice.hostSyncUs = options.hostSyncUs;
+    choice.streamCreateUs = options.streamCreateUs;
+    choice.h2dGBps = options.h2dGBps;
+    choice.d2hGBps = options.d2hGBps;
+    choice.copyLatencyUs = options.copyLatencyUs;
+    choice.defaultKernelUs = options.defaultKernelUs;
+    pm.addPass(createChooseVersionsPass(choice));
+  }
   if (options.verify)
     pm.addNestedPass<func::FuncOp>(
         createVerifySchedulePass(options.getVerifySchedulePassOptions()));
@@ -65,11 +83,15 @@ void vyre::registerVyreToGPUPipeline() {
   PassPipelineRegistration<VyreToGPUPipelineOptions>(
       "vyre-to-gpu-pipeline",
       "Mark arguments llvm.noalias from the calls (--vyre-deduce-noalias), "
+      "version functions whose arguments may still alias "
+      "(--vyre-version-aliasing), "
       "summarize kernels (--vyre-kernel-access), estimate their times "
       "(--vyre-estimate-kernel-costs) and summarize host functions "
       "(--vyre-function-effects), pipeline loops "
       "(--vyre-pipeline-loops), schedule host-to-device "
       "copies (--overlap-copies) and lower vyre to the gpu dialect "
-      "(--convert-vyre-to-gpu), then canonicalize and cse",
+      "(--convert-vyre-to-gpu), keeping the versions that pay "
+      "(--vyre-choose-versions, before the lowering), then canonicalize and "
+      "cse",
       buildVyreToGPUPipeline);
 }

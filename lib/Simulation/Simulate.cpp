@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vyre/Simulation/Passes.h"
+#include "vyre/Simulation/SimulateFunction.h"
 
 #include "SteadyState.h"
 
@@ -43,22 +44,6 @@ namespace {
 
 enum class EngineKind { Compute, HostToDevice, DeviceToHost };
 
-struct EngineModel {
-  unsigned computeEngines, h2dEngines, d2hEngines;
-  double h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs;
-  unsigned defaultTripCount;
-  uint64_t maxTrips;
-  /// Whether a loop whose iterations repeat is extrapolated from there.
-  bool steadyState;
-  /// The most ops one function may run, loop iterations included.
-  uint64_t maxOps;
-  /// Whether to keep a span per op for the trace, and at most how many.
-  bool keepSpans;
-  uint64_t maxSpans;
-  /// Host time of the runtime calls the lowered program makes
-  /// (docs/Simulation.md#runtime-overheads).
-  double launchUs, eventUs, streamCreateUs, hostSyncUs, allocFreeUs;
-};
 
 /// One simulated op, for the trace.
 struct Span {
@@ -128,7 +113,8 @@ public:
         std::max(1u, model.d2hEngines), 0.0);
   }
 
-  LogicalResult run() {
+  /// Runs the function; null on failure (diagnosed at the op).
+  FailureOr<SimulatedRun> simulate() {
     if (failed(runRegion(function.getBody())))
       return failure();
     // The return waits for the tail of every stream the function used.
@@ -136,19 +122,29 @@ public:
     if (syncsOverflowed)
       return function.emitOpError("makes more than 2^64 - 1 host "
                                   "synchronizations in --vyre-simulate");
-    double makespan = std::max(host, lastDeviceEnd);
-    double bound = std::max({sumH2D, sumD2H, sumKernels, longestPath});
+    SimulatedRun result;
+    result.makespanUs = std::max(host, lastDeviceEnd);
+    result.serialUs = sumH2D + sumD2H + sumKernels;
+    result.boundUs = std::max({sumH2D, sumD2H, sumKernels, longestPath});
+    return result;
+  }
+
+  /// Runs the function and reports it as a remark at the function.
+  LogicalResult run() {
+    FailureOr<SimulatedRun> result = simulate();
+    if (failed(result))
+      return failure();
     std::string text;
     llvm::raw_string_ostream os(text);
-    os << "makespan " << llvm::format("%.1f", makespan) << " us, serial "
-       << llvm::format("%.1f", sumH2D + sumD2H + sumKernels) << " us, bound "
-       << llvm::format("%.1f", bound) << " us (H2D copies "
-       << llvm::format("%.1f", sumH2D) << " us, D2H copies "
-       << llvm::format("%.1f", sumD2H) << " us, kernels "
-       << llvm::format("%.1f", sumKernels) << " us, longest path "
-       << llvm::format("%.1f", longestPath) << " us; host "
-       << llvm::format("%.1f", hostOverhead) << " us in runtime calls, "
-       << hostSyncs << " host synchronizations";
+    os << "makespan " << llvm::format("%.1f", result->makespanUs)
+       << " us, serial " << llvm::format("%.1f", result->serialUs)
+       << " us, bound " << llvm::format("%.1f", result->boundUs)
+       << " us (H2D copies " << llvm::format("%.1f", sumH2D)
+       << " us, D2H copies " << llvm::format("%.1f", sumD2H)
+       << " us, kernels " << llvm::format("%.1f", sumKernels)
+       << " us, longest path " << llvm::format("%.1f", longestPath)
+       << " us; host " << llvm::format("%.1f", hostOverhead)
+       << " us in runtime calls, " << hostSyncs << " host synchronizations";
     if (extrapolatedIterations != 0)
       os << "; " << extrapolatedIterations
          << " loop iterations added from their steady state";
@@ -875,3 +871,9 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
 };
 
 } // namespace
+
+FailureOr<SimulatedRun> vyre::simulateFunction(func::FuncOp function,
+                                               SlotAccessAnalysis &slots,
+                                               const EngineModel &model) {
+  return Simulator(function, slots, model).simulate();
+}

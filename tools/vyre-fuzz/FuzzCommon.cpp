@@ -220,11 +220,13 @@ static void checkOnThisThread(StringRef program) {
 
   PassManager overlap(&ctx);
   overlap.addPass(vyre::createDeduceNoAliasPass());
+  overlap.addPass(vyre::createVersionAliasingPass());
   overlap.addPass(vyre::createKernelAccessPass());
   overlap.addPass(vyre::createEstimateKernelCostsPass());
   overlap.addPass(vyre::createFunctionEffectsPass());
   overlap.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass());
   overlap.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass());
+  overlap.addPass(vyre::createChooseVersionsPass());
   if (failed(overlap.run(*module))) {
     if (!hostCodeFault)
       fail("--vyre-pipeline-loops or --overlap-copies failed on valid IR",
@@ -236,6 +238,13 @@ static void checkOnThisThread(StringRef program) {
     return;
   }
 
+  // A checked function versioned for aliasing: both its versions too.
+  for (size_t i = 0, e = checked.size(); i < e; ++i)
+    for (StringRef suffix : {"_disjoint", "_may_alias"})
+      if (module->lookupSymbol<func::FuncOp>(
+              (checked[i].getValue() + suffix).str()))
+        checked.push_back(
+            StringAttr::get(&ctx, checked[i].getValue() + suffix));
   for (StringAttr name : checked) {
     auto function = module->lookupSymbol<func::FuncOp>(name);
     if (!function)

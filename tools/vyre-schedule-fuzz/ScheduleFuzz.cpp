@@ -97,6 +97,10 @@ struct BuildOptions {
   bool referees = true;
   /// --overlap-copies' async-in-place.
   bool asyncInPlace = true;
+  /// Whether the overlapped build keeps every run-time versioning
+  /// (--vyre-choose-versions only-if-faster=false), so that both versions
+  /// run, or only those that pay.
+  bool keepAllVersions = false;
 };
 
 /// What happened to one program: empty if it passed; `skipped` if it has
@@ -114,6 +118,10 @@ struct Outcome {
   /// How many lowered builds were run on symbolic data and computed what
   /// their input computed, under every interleaving.
   unsigned valuesChecked = 0;
+  /// How many lowered builds kept a function versioned for aliasing
+  /// (--vyre-version-aliasing): its dispatcher ran with arguments apart and
+  /// aliased.
+  unsigned versioned = 0;
 };
 
 /// The gpu-level referee, checking up to kMaxTraces traces.
@@ -314,6 +322,11 @@ Outcome runBuild(MLIRContext &context, ModuleOp input, PassManager &pm,
   if (!values.empty())
     return {("the " + name + ": ").str() + values};
   outcome.valuesChecked = checked;
+  for (auto function : module->getOps<func::FuncOp>())
+    if (function.isPrivate() && function.getName().ends_with("_disjoint")) {
+      outcome.versioned = 1;
+      break;
+    }
   if (toLLVM) {
     outcome.failure = checkUpstreamLowering(context, *module);
     outcome.throughLLVM = 1;
@@ -354,11 +367,15 @@ Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
   if (build.bufferBudget)
     pipelining.bufferBudget = build.bufferBudget;
   pm.addPass(vyre::createDeduceNoAliasPass());
+  pm.addPass(vyre::createVersionAliasingPass());
   pm.addPass(vyre::createKernelAccessPass());
   pm.addPass(vyre::createEstimateKernelCostsPass());
   pm.addPass(vyre::createFunctionEffectsPass());
   pm.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass(pipelining));
   pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass(overlap));
+  vyre::ChooseVersionsPassOptions choice;
+  choice.onlyIfFaster = !build.keepAllVersions;
+  pm.addPass(vyre::createChooseVersionsPass(choice));
   if (build.referees)
     pm.nest<func::FuncOp>().addPass(vyre::createVerifySchedulePass());
   vyre::ConvertVyreToGPUPassOptions lowering;
@@ -526,6 +543,7 @@ bool merge(Outcome &outcome, const Outcome &build) {
   outcome.throughLLVM += build.throughLLVM;
   outcome.meaningChecked |= build.meaningChecked;
   outcome.valuesChecked += build.valuesChecked;
+  outcome.versioned += build.versioned;
   return outcome.failure.empty();
 }
 
@@ -551,7 +569,7 @@ Outcome checkProgram(MLIRContext &context, const std::string &program,
 /// What the programs of a run came to.
 struct Totals {
   uint64_t throughLLVM = 0, skipped = 0, lowered = 0, meaningChecked = 0,
-           valuesChecked = 0;
+           valuesChecked = 0, versioned = 0;
 
   void add(const Outcome &outcome) {
     skipped += outcome.skipped;
@@ -559,6 +577,7 @@ struct Totals {
     throughLLVM += outcome.throughLLVM;
     meaningChecked += outcome.meaningChecked;
     valuesChecked += outcome.valuesChecked;
+    versioned += outcome.versioned;
   }
 };
 
@@ -587,6 +606,11 @@ void reportFailure(uint64_t programSeed, const BuildOptions &build,
                        ? " buffer-budget=" + std::to_string(build.bufferBudget)
                        : std::string())
                << " verify=true\")\n"
+               << (build.keepAllVersions && !imported
+                       ? "the overlapped build keeps every run-time "
+                         "versioning (--vyre-choose-versions="
+                         "only-if-faster=false)\n"
+                       : "")
                << failure << "\n"
                << (imported ? gpuProgram : program);
 }
@@ -608,7 +632,10 @@ void printSummary(const Options &options, double seconds,
                << totals.valuesChecked
                << " lowered builds run on symbolic data under eager, lazy and "
                   "random interleavings, computing what their input "
-                  "computes\n";
+                  "computes; "
+               << totals.versioned
+               << " builds with a function versioned for aliasing, run with "
+                  "arguments apart and aliased\n";
   llvm::outs() << options.count << " passed, 0 failed\n";
 }
 
@@ -652,6 +679,9 @@ int main(int argc, char **argv) {
     // Copies left in place asynchronous on the main stream, in three
     // programs of four.
     build.asyncInPlace = programSeed / 48 % 4 != 0;
+    // Every versioning kept in half of the programs, so that both versions
+    // of a versioned function run.
+    build.keepAllVersions = programSeed / 192 % 2 == 0;
     bool toLLVM =
         options.llvmEvery != 0 && programSeed % options.llvmEvery == 0;
     std::string program = ProgramGenerator(programSeed).generate();

@@ -75,6 +75,8 @@ public:
   }
   /// Whether `function` or a function it calls names `global`.
   bool reachesGlobal(func::FuncOp function, StringAttr global) const;
+  /// A global `function` or a function it calls names, or null.
+  StringAttr getAnyReachedGlobal(func::FuncOp function) const;
 
   /// Records that `copy` is a copy of `original` (same body, same reach).
   void addCopy(func::FuncOp copy, func::FuncOp original);

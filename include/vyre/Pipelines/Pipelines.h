@@ -35,6 +35,14 @@ struct VyreToGPUPipelineOptions
                      "llvm.noalias where every call in the module passes a "
                      "distinct buffer, and copy functions for such calls"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> versionAliasing{
+      *this, "version-aliasing",
+      llvm::cl::desc("Run --vyre-version-aliasing after the deduction: a "
+                     "function whose memref arguments may still alias gets a "
+                     "run-time disjointness check and a copy with them "
+                     "llvm.noalias; --vyre-choose-versions keeps it only "
+                     "where that copy's schedule is faster"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> estimateCosts{
       *this, "estimate-costs",
       llvm::cl::desc("Run --vyre-estimate-kernel-costs: give each dispatch "
@@ -73,9 +81,10 @@ struct VyreToGPUPipelineOptions
 };
 
 /// Adds to `pm` (anchored on `builtin.module`) the passes that take a vyre
-/// program to the gpu dialect: --vyre-deduce-noalias, --vyre-kernel-access,
+/// program to the gpu dialect: --vyre-deduce-noalias,
+/// --vyre-version-aliasing, --vyre-kernel-access,
 /// --vyre-estimate-kernel-costs, --vyre-function-effects, --vyre-pipeline-loops
-/// and --overlap-copies on every func.func,
+/// and --overlap-copies on every func.func, --vyre-choose-versions,
 /// --convert-vyre-to-gpu, then canonicalize and cse. Upstream
 /// --gpu-lower-to-nvvm-pipeline continues from there.
 void buildVyreToGPUPipeline(OpPassManager &pm,

@@ -355,4 +355,99 @@ def AsyncInPlacePass : Pass<"vyre-async-in-place", "::mlir::func::FuncOp"> {
   ];
 }
 
+def VersionAliasingPass : Pass<"vyre-version-aliasing", "::mlir::ModuleOp"> {
+  let summary = "Version functions whose memref arguments may alias: a "
+                "run-time disjointness check, then a copy with them "
+                "llvm.noalias or the function as written";
+  let description = [{
+    A public function's memref arguments may alias one another: callers
+    outside the module may pass anything, so `--vyre-deduce-noalias` cannot
+    mark them, and `--overlap-copies` and `--vyre-pipeline-loops` then keep
+    copies that touch them in place. As LLVM's LoopVersioning does with
+    run-time pointer checks, this pass gives such a function two versions
+    and picks one at run time:
+
+    - `@<name>_disjoint`, a private copy with the arguments marked
+      `llvm.noalias`, which the passes after it may schedule freely;
+    - `@<name>_may_alias`, a private copy as written;
+    - `@<name>` itself becomes a dispatcher: it checks, from each checked
+      argument's aligned pointer, offset, sizes and strides
+      (`memref.extract_aligned_pointer_as_index`,
+      `memref.extract_strided_metadata`), that no two of them share a byte,
+      and calls the first copy if so, the second otherwise.
+
+    A function is versioned when it holds vyre ops (and no explicit gpu host
+    ops), has at least two ranked memref arguments without `llvm.noalias`
+    (at most `max-arguments`), of element types of known size, and is
+    closed (as `--vyre-deduce-noalias` defines it: every memref it uses
+    comes from its arguments, its allocations and views of them, and it
+    calls only closed functions) and names no global, it or its callees:
+    then the arguments, pairwise disjoint, are each distinct from every
+    other buffer the function reaches, which is what `llvm.noalias`
+    promises to vyre's passes.
+
+    Whether the versioning pays is decided after scheduling, by
+    `--vyre-choose-versions`, which folds it back where the disjoint
+    version is no faster. Until then the dispatcher carries a `vyre.versions`
+    attribute naming its two copies and the checked arguments.
+
+    With `--remarks-filter=version-aliasing`, each function with vyre ops
+    and at least two unmarked memref arguments that is not versioned gets a
+    `missed` remark with the reason.
+  }];
+  let options = [
+    Option<"maxArguments", "max-arguments", "unsigned", /*default=*/"8",
+           "Most memref arguments one check compares (their pairs: n(n-1)/2 "
+           "comparisons)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def ChooseVersionsPass : Pass<"vyre-choose-versions", "::mlir::ModuleOp"> {
+  let summary = "Keep a function's run-time versions only where the disjoint "
+                "version's schedule is faster";
+  let description = [{
+    Runs after `--overlap-copies` on the functions `--vyre-version-aliasing`
+    versioned. Both copies are simulated on `--vyre-simulate`'s model
+    (the options below are its runtime overheads and machine, as those of
+    `--overlap-copies`); the versioning is kept when the copy with the
+    arguments `llvm.noalias` has the shorter makespan, and folded back
+    otherwise: the dispatcher takes the as-written copy's body again and
+    both copies are erased, so the function is what it would have been
+    without versioning. The check itself (a few integer ops per argument
+    pair, and one call) is not charged. Where the simulator cannot time a
+    copy (a copy of a dynamically sized buffer), the versioning is kept if
+    the two copies were scheduled differently, and folded back if they are
+    alike.
+
+    With `--remarks-filter=version-aliasing`: `ArgumentsVersioned`
+    (`passed`) names the checked arguments and the two makespans;
+    `VersioningDeclined` (`missed`) says why it was folded back.
+  }];
+  let options = [
+    Option<"onlyIfFaster", "only-if-faster", "bool", /*default=*/"true",
+           "Fold back versions whose disjoint copy is not faster (false: "
+           "keep every versioning, for testing both versions)">,
+    Option<"launchUs", "launch-us", "double", /*default=*/"0.85",
+           "Host time of issuing a kernel launch or a memcpy, us">,
+    Option<"eventUs", "event-us", "double", /*default=*/"1.7",
+           "Host time of each dependency of a join, us">,
+    Option<"hostSyncUs", "host-sync-us", "double", /*default=*/"1.7",
+           "Host time of each synchronization, us">,
+    Option<"streamCreateUs", "stream-create-us", "double", /*default=*/"0.0",
+           "Host time of the stream a join creates, us">,
+    Option<"h2dGBps", "h2d-gbps", "double", /*default=*/"55.0",
+           "Host-to-device bandwidth, GB/s">,
+    Option<"d2hGBps", "d2h-gbps", "double", /*default=*/"55.0",
+           "Device-to-host bandwidth, GB/s">,
+    Option<"copyLatencyUs", "copy-latency-us", "double", /*default=*/"2.0",
+           "Fixed cost of each copy, us">,
+    Option<"defaultKernelUs", "default-kernel-us", "double",
+           /*default=*/"10.0",
+           "Kernel time without a vyre.cost_us attribute, us">,
+  ];
+}
+
 #endif // VYRE_TRANSFORMS_PASSES_TD

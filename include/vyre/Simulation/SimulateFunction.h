@@ -1,0 +1,61 @@
+//===- SimulateFunction.h - One function on the engine model ----*- C++ -*-===//
+//
+// The simulator behind --vyre-simulate, for passes that compare schedules:
+// runs one function's vyre schedule on a model of the GPU's engines and
+// streams and returns its makespan (docs/Simulation.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_SIMULATION_SIMULATEFUNCTION_H
+#define VYRE_SIMULATION_SIMULATEFUNCTION_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+
+namespace mlir::vyre {
+
+class SlotAccessAnalysis;
+
+/// The machine and runtime the simulator models; the defaults are those of
+/// --vyre-simulate, calibrated on an H200 (docs/Simulation.md).
+struct EngineModel {
+  unsigned computeEngines = 1, h2dEngines = 1, d2hEngines = 1;
+  double h2dGBps = 55.0, d2hGBps = 55.0, copyLatencyUs = 2.0,
+         defaultKernelUs = 10.0;
+  unsigned defaultTripCount = 4;
+  uint64_t maxTrips = 1000000;
+  /// Whether a loop whose iterations repeat is extrapolated from there.
+  bool steadyState = true;
+  /// The most ops one function may run, loop iterations included.
+  uint64_t maxOps = 10000000;
+  /// Whether to keep a span per op for the trace, and at most how many.
+  bool keepSpans = false;
+  uint64_t maxSpans = 1000000;
+  /// Host time of the runtime calls the lowered program makes
+  /// (docs/Simulation.md#runtime-overheads).
+  double launchUs = 0.85, eventUs = 1.7, streamCreateUs = 0.0,
+         hostSyncUs = 1.7, allocFreeUs = 21.5;
+};
+
+/// What one simulated run of a function took, in us.
+struct SimulatedRun {
+  double makespanUs = 0;
+  /// Every copy and kernel one after another.
+  double serialUs = 0;
+  /// max(sum of H2D copies, sum of D2H copies, sum of kernels, longest
+  /// dependency path).
+  double boundUs = 0;
+};
+
+/// Runs `function`'s schedule on `model`. What the simulator cannot run (a
+/// copy of a dynamically sized buffer, a function of several blocks, ...)
+/// is an error diagnostic at the op, and failure.
+FailureOr<SimulatedRun> simulateFunction(func::FuncOp function,
+                                         SlotAccessAnalysis &slots,
+                                         const EngineModel &model);
+
+} // namespace mlir::vyre
+
+#endif // VYRE_SIMULATION_SIMULATEFUNCTION_H
