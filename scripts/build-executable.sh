@@ -8,7 +8,7 @@
 # tools/vyre-gpu-driver/Driver.cpp, and scripts/run-signature.py prints the
 # driver arguments a function needs.
 #
-# Usage: build-executable.sh INPUT.mlir OUTPUT [--serial | --drop-in | --upstream]
+# Usage: build-executable.sh INPUT.mlir OUTPUT [--serial | --drop-in | --upstream | --lowered]
 #                            [--build-dir DIR] [--rpath PATH]
 #                            [--runtime cuda|host] [--pipeline-options "OPTS"]
 #   --serial   skip --overlap-copies: everything on the main stream
@@ -17,6 +17,8 @@
 #   --upstream INPUT is host code in the upstream gpu dialect: it goes through
 #              upstream's --gpu-kernel-outlining and --gpu-async-region, for
 #              comparison
+#   --lowered  INPUT is in the gpu dialect already (vyre-opt's output): it
+#              goes on to upstream's lowering as it is
 #   --rpath    where the executable finds libvyre_cuda_runtime.so at run time
 #              (default: the build's lib/; '$ORIGIN' for a relocatable copy)
 #   --runtime  cuda (default) or host (lib/Runtime/HostRuntime.cpp)
@@ -36,6 +38,7 @@ while [[ $# -gt 0 ]]; do
     --serial) mode=serial ;;
     --drop-in) mode=drop-in ;;
     --upstream) mode=upstream ;;
+    --lowered) mode=lowered ;;
     --build-dir) build=$2; shift ;;
     --rpath) rpath=$2; shift ;;
     --runtime) runtime=$2; shift ;;
@@ -67,6 +70,8 @@ if [[ $mode == overlap ]]; then
 elif [[ $mode == drop-in ]]; then
   "$build/bin/vyre-opt" "$input" \
     --vyre-gpu-async-pipeline="$pipeline_options" -o "$work/gpu.mlir"
+elif [[ $mode == lowered ]]; then
+  cp "$input" "$work/gpu.mlir"
 elif [[ $mode == upstream ]]; then
   "$llvm/mlir-opt" "$input" \
     --pass-pipeline="builtin.module(gpu-kernel-outlining,func.func(gpu-async-region))" \

@@ -12,6 +12,11 @@
 // --row-hashes prints, after the first call, a hash of every row (the last
 // dimension) of every buffer, so that tests can tell which rows moved where.
 //
+// --alias I=J passes argument I (counting --arg from 0) the buffer of
+// argument J < I, of the same shape, instead of a buffer of its own: a call
+// whose arguments alias. It is filled, checksummed and row-hashed once, as
+// argument J.
+//
 // --profile-out FILE makes one more call with each kernel launch timed and
 // writes the mean time per kernel as a profile file (KernelProfile.h), which
 // `vyre-opt --vyre-apply-profile=FILE` reads into the next compile. The host
@@ -19,7 +24,7 @@
 //
 // Usage: PROGRAM --function NAME [--arg f32:256x256 | --arg index:N]...
 //                [--repeat N] [--profile] [--profile-out FILE] [--pageable]
-//                [--row-hashes]
+//                [--row-hashes] [--alias I=J]...
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +49,8 @@ struct Argument {
   int64_t scalar = 0;
   float *data = nullptr;
   int64_t elements = 1;
+  /// The argument whose buffer this one passes (--alias), or -1.
+  int aliasOf = -1;
 };
 
 [[noreturn]] void fail(const std::string &message) {
@@ -97,7 +104,7 @@ uint64_t hashFloats(const float *data, int64_t count,
 uint64_t checksum(const std::vector<Argument> &arguments) {
   uint64_t hash = 1469598103934665603ull;
   for (const Argument &argument : arguments)
-    if (argument.isBuffer)
+    if (argument.isBuffer && argument.aliasOf < 0)
       hash = hashFloats(argument.data, argument.elements, hash);
   return hash;
 }
@@ -106,7 +113,7 @@ uint64_t checksum(const std::vector<Argument> &arguments) {
 void printRowHashes(const std::vector<Argument> &arguments) {
   for (size_t index = 0; index < arguments.size(); ++index) {
     const Argument &argument = arguments[index];
-    if (!argument.isBuffer)
+    if (!argument.isBuffer || argument.aliasOf >= 0)
       continue;
     int64_t rowLength = argument.shape.back();
     for (int64_t row = 0; row * rowLength < argument.elements; ++row)
@@ -148,6 +155,8 @@ struct Options {
   int repeat = 5;
   bool profile = false, pageable = false, rowHashes = false;
   std::string profileOut;
+  /// --alias I=J, in order.
+  std::vector<std::pair<int, int>> aliases;
 };
 
 Options parseOptions(int argc, char **argv) {
@@ -173,11 +182,32 @@ Options parseOptions(int argc, char **argv) {
       options.pageable = true;
     else if (flag == "--row-hashes")
       options.rowHashes = true;
-    else
+    else if (flag == "--alias") {
+      std::string pair = value();
+      int aliased = -1, of = -1;
+      char end = 0;
+      if (std::sscanf(pair.c_str(), "%d=%d%c", &aliased, &of, &end) != 2)
+        fail("--alias takes I=J (argument I passes argument J's buffer), "
+             "not '" + pair + "'");
+      options.aliases.push_back({aliased, of});
+    } else
       fail("unknown flag '" + flag + "'");
   }
   if (options.function.empty())
     fail("--function NAME is required");
+  for (auto [aliased, of] : options.aliases) {
+    int count = int(options.arguments.size());
+    if (aliased < 0 || aliased >= count || of < 0 || of >= aliased)
+      fail("--alias " + std::to_string(aliased) + "=" + std::to_string(of) +
+           ": I and J must be arguments, with J < I");
+    Argument &argument = options.arguments[aliased];
+    const Argument &other = options.arguments[of];
+    if (!argument.isBuffer || !other.isBuffer ||
+        argument.shape != other.shape)
+      fail("--alias " + std::to_string(aliased) + "=" + std::to_string(of) +
+           ": both must be buffers of one shape");
+    argument.aliasOf = other.aliasOf >= 0 ? other.aliasOf : of;
+  }
   return options;
 }
 
@@ -191,8 +221,12 @@ std::vector<int64_t> marshal(std::vector<Argument> &arguments, bool pageable) {
       continue;
     }
     size_t bytes = size_t(argument.elements) * sizeof(float);
-    argument.data = pageable ? static_cast<float *>(std::malloc(bytes))
-                             : static_cast<float *>(vyreAllocPinnedHost(bytes));
+    if (argument.aliasOf >= 0)
+      argument.data = arguments[argument.aliasOf].data;
+    else
+      argument.data = pageable
+                          ? static_cast<float *>(std::malloc(bytes))
+                          : static_cast<float *>(vyreAllocPinnedHost(bytes));
     auto address = reinterpret_cast<int64_t>(argument.data);
     words.insert(words.end(), {address, address, 0});
     words.insert(words.end(), argument.shape.begin(), argument.shape.end());
@@ -212,7 +246,7 @@ std::vector<int64_t> marshal(std::vector<Argument> &arguments, bool pageable) {
 /// Fills every buffer argument afresh.
 void refill(std::vector<Argument> &arguments) {
   for (size_t i = 0; i < arguments.size(); ++i)
-    if (arguments[i].isBuffer)
+    if (arguments[i].isBuffer && arguments[i].aliasOf < 0)
       fill(arguments[i], i);
 }
 
