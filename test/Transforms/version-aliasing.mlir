@@ -161,3 +161,71 @@ func.func @unranked(%u: memref<*xf32>, %out: memref<16xf32>) {
   vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
   return
 }
+
+// -----
+
+gpu.module @k {
+  gpu.func @step(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+// Must not fire: a layout that is not strided has no offset, sizes and
+// strides for the check.
+// CHECK-LABEL: func.func @not_strided
+// CHECK-NOT: scf.if
+// expected-remark @below {{arguments 0, 1 of @not_strided may alias and are not checked at run time: argument 0 has a layout that is not strided}}
+func.func @not_strided(%x: memref<16xf32, affine_map<(d0) -> (d0 mod 4)>>, %out: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %v = memref.load %x[%c1] : memref<16xf32, affine_map<(d0) -> (d0 mod 4)>>
+  memref.store %v, %out[%c1] : memref<16xf32>
+  %a = vyre.alloc : memref<16xf32>
+  vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// Must not fire: the lowered program spaces an i24 4 bytes apart, and packs
+// a vector of i1, so the byte ranges the data layout gives would miss bytes.
+// CHECK-LABEL: func.func @odd_width
+// CHECK-NOT: scf.if
+// expected-remark @below {{arguments 0, 1 of @odd_width may alias and are not checked at run time: argument 0's elements (i24) may not lie their data-layout size apart in the lowered program}}
+func.func @odd_width(%x: memref<4xi24>, %y: memref<4xi8>) {
+  %a = vyre.alloc : memref<4xi24>
+  vyre.copy_h2d %x to %a : memref<4xi24> to memref<4xi24>
+  %b = vyre.alloc : memref<4xi8>
+  vyre.copy_d2h %b to %y : memref<4xi8> to memref<4xi8>
+  return
+}
+// CHECK-LABEL: func.func @packed_bits
+// CHECK-NOT: scf.if
+// expected-remark @below {{arguments 0, 1 of @packed_bits may alias and are not checked at run time: argument 0's elements (vector<8xi1>) may not lie their data-layout size apart in the lowered program}}
+func.func @packed_bits(%x: memref<4xvector<8xi1>>, %y: memref<4xi8>) {
+  %a = vyre.alloc : memref<4xvector<8xi1>>
+  vyre.copy_h2d %x to %a : memref<4xvector<8xi1>> to memref<4xvector<8xi1>>
+  %b = vyre.alloc : memref<4xi8>
+  vyre.copy_d2h %b to %y : memref<4xi8> to memref<4xi8>
+  return
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @step(%x: memref<4xf32>) kernel {
+    gpu.return
+  }
+}
+
+// Must not fire: through a view from the buffer's base, a function given
+// rows 0 to 3 writes rows 4 to 7, which its other argument may be: the
+// check, which compares the views, would call the two disjoint.
+// CHECK-LABEL: func.func @reaches_beyond
+// CHECK-NOT: scf.if
+// expected-remark @below {{arguments 0, 1 of @reaches_beyond may alias and are not checked at run time: 'memref.reinterpret_cast' in the module views memory from a buffer's base, through which code given one argument may reach another's bytes}}
+func.func @reaches_beyond(%out: memref<4xf32, strided<[1], offset: ?>>, %in: memref<4xf32, strided<[1], offset: ?>>) {
+  %wide = memref.reinterpret_cast %out to offset: [0], sizes: [8], strides: [1] : memref<4xf32, strided<[1], offset: ?>> to memref<8xf32, strided<[1]>>
+  %hi = memref.subview %wide[4] [4] [1] : memref<8xf32, strided<[1]>> to memref<4xf32, strided<[1], offset: 4>>
+  %d = vyre.alloc : memref<4xf32>
+  vyre.copy_d2h %d to %hi : memref<4xf32> to memref<4xf32, strided<[1], offset: 4>>
+  vyre.copy_h2d %in to %d : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32>
+  return
+}

@@ -378,13 +378,19 @@ def VersionAliasingPass : Pass<"vyre-version-aliasing", "::mlir::ModuleOp"> {
 
     A function is versioned when it holds vyre ops (and no explicit gpu host
     ops), has at least two ranked memref arguments without `llvm.noalias`
-    (at most `max-arguments`), of element types of known size, and is
-    closed (as `--vyre-deduce-noalias` defines it: every memref it uses
-    comes from its arguments, its allocations and views of them, and it
-    calls only closed functions) and names no global, it or its callees:
-    then the arguments, pairwise disjoint, are each distinct from every
-    other buffer the function reaches, which is what `llvm.noalias`
-    promises to vyre's passes.
+    (at most `max-arguments`), of strided layout, whose elements the
+    lowered program places exactly their data-layout size apart (not `i24`,
+    `f80`, or vectors of `i1`), and is closed (as `--vyre-deduce-noalias`
+    defines it: every memref it uses comes from its arguments, its
+    allocations and views of them, and it calls only closed functions) and
+    names no global, it or its callees; and when nothing in the module views
+    memory from a buffer's base (`memref.reinterpret_cast`,
+    `memref.extract_strided_metadata`,
+    `memref.extract_aligned_pointer_as_index`), through which code given one
+    view could reach another's bytes. Then the arguments, pairwise disjoint,
+    are each distinct from every other buffer the function reaches, which is
+    what `llvm.noalias` promises to vyre's passes. A dispatcher and the
+    copies it names are not versioned again.
 
     Whether the versioning pays is decided after scheduling, by
     `--vyre-choose-versions`, which folds it back where the disjoint

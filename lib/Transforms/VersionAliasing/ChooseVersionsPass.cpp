@@ -129,9 +129,12 @@ struct ChooseVersionsPass
       return;
     }
     if (succeeded(mayAlias))
-      whyNot = "they run loops of unknown trip count, guessed differently: " +
-               formatUs(disjoint->serialUs) + " of device work with them "
-               "disjoint, " + formatUs(mayAlias->serialUs) + " as written";
+      whyNot = "the two count different device work, " +
+               formatUs(disjoint->serialUs) + " with them disjoint and " +
+               formatUs(mayAlias->serialUs) +
+               " as written: it runs each loop of unknown trip count "
+               "default-trip-count times, and pipelining makes one such "
+               "loop several";
     // Without times, the versions pay only if their schedules differ.
     bool alike = OperationEquivalence::isRegionEquivalentTo(
         &versions.disjoint.getBody(), &versions.mayAlias.getBody(),

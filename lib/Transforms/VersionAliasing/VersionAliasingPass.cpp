@@ -17,6 +17,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Remarks.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::vyre {
 #define GEN_PASS_DEF_VERSIONALIASINGPASS
@@ -50,14 +52,24 @@ struct VersionAliasingPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    // A dispatcher, and the copies a dispatcher names, are versioned
+    // already (the pass may run again before --vyre-choose-versions).
+    llvm::DenseSet<Operation *> versionedAlready;
+    for (func::FuncOp function : module.getOps<func::FuncOp>())
+      if (std::optional<FunctionVersions> versions =
+              FunctionVersions::of(function, symbols))
+        for (func::FuncOp versioned :
+             {function, versions->disjoint, versions->mayAlias})
+          versionedAlready.insert(versioned);
     SmallVector<func::FuncOp> candidates;
     for (func::FuncOp function : module.getOps<func::FuncOp>())
-      if (!function.isExternal() && !function->hasAttr(FunctionVersions::kAttrName))
+      if (!function.isExternal() && !versionedAlready.contains(function) &&
+          !function->hasAttr(FunctionVersions::kAttrName))
         candidates.push_back(function);
     if (candidates.empty())
       return markAllAnalysesPreserved();
     CalleeReach reach(module);
-    SymbolTable symbols(module);
     bool changed = false;
     for (func::FuncOp function : candidates) {
       SmallVector<int64_t> arguments = unmarkedMemRefArguments(function);
@@ -108,9 +120,15 @@ struct VersionAliasingPass
       auto type = dyn_cast<MemRefType>(function.getArgument(index).getType());
       if (!type)
         return "argument " + std::to_string(index) + " is an unranked memref";
-      if (!getElementBytes(type.getElementType(), function))
-        return "the size of argument " + std::to_string(index) +
-               "'s elements is not known";
+      if (!type.isStrided())
+        return "argument " + std::to_string(index) +
+               " has a layout that is not strided";
+      if (!hasExactElementSize(type.getElementType()) ||
+          !getElementBytes(type.getElementType(), function))
+        return "argument " + std::to_string(index) + "'s elements (" +
+               describe(type.getElementType()) +
+               ") may not lie their data-layout size apart in the lowered "
+               "program";
     }
     if (Operation *open = reach.getOpenReason(function))
       return "@" + function.getSymName().str() +
@@ -120,7 +138,46 @@ struct VersionAliasingPass
       return "@" + function.getSymName().str() +
              " or a function it calls names the global @" +
              global.getValue().str() + ", which an argument may be";
+    // The check compares the views the arguments are; through an op that
+    // views memory from a buffer's base, code given one view may reach the
+    // bytes of another.
+    if (Operation *viewer = reach.getBaseViewer())
+      return "'" + viewer->getName().getStringRef().str() +
+             "' in the module views memory from a buffer's base, through "
+             "which code given one argument may reach another's bytes";
     return "";
+  }
+
+  /// Whether the lowered program places elements of `type` exactly their
+  /// data-layout size apart: integers of 1 bit or of a power-of-two number
+  /// of bytes, floats of 8 to 128 bits but 80, index, and complex numbers
+  /// and vectors of those but i1. (LLVM spaces an i24 4 bytes apart, an f80
+  /// 16, and packs a vector of i1.)
+  static bool hasExactElementSize(Type type) {
+    if (type.isIndex())
+      return true;
+    if (auto integer = dyn_cast<IntegerType>(type)) {
+      unsigned width = integer.getWidth();
+      return width == 1 || (width >= 8 && llvm::isPowerOf2_32(width));
+    }
+    if (auto real = dyn_cast<FloatType>(type)) {
+      unsigned width = real.getWidth();
+      return width >= 8 && llvm::isPowerOf2_32(width);
+    }
+    if (auto complex = dyn_cast<ComplexType>(type))
+      return hasExactElementSize(complex.getElementType()) &&
+             !complex.getElementType().isInteger(1);
+    if (auto vector = dyn_cast<VectorType>(type))
+      return !vector.isScalable() &&
+             hasExactElementSize(vector.getElementType()) &&
+             !vector.getElementType().isInteger(1);
+    return false;
+  }
+
+  static std::string describe(Type type) {
+    std::string text;
+    llvm::raw_string_ostream(text) << type;
+    return text;
   }
 
   /// Makes `function` a dispatcher over two copies of it.
