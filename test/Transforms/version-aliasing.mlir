@@ -229,3 +229,60 @@ func.func @reaches_beyond(%out: memref<4xf32, strided<[1], offset: ?>>, %in: mem
   vyre.copy_h2d %in to %d : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32>
   return
 }
+
+// -----
+
+gpu.module @k {
+  gpu.func @step(%x: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+
+// A synchronous gpu op without tokens (registering host memory) is no
+// explicit asynchronous code: the function is versioned, and both copies
+// register.
+// CHECK-LABEL: func.func @registers
+// CHECK: scf.if
+// CHECK-LABEL: func.func private @registers_disjoint
+// CHECK: gpu.host_register
+// CHECK-LABEL: func.func private @registers_may_alias
+// CHECK: gpu.host_register
+func.func @registers(%x: memref<16xf32>, %out: memref<16xf32>) {
+  %u = memref.cast %x : memref<16xf32> to memref<*xf32>
+  gpu.host_register %u : memref<*xf32>
+  %a = vyre.alloc : memref<16xf32>
+  vyre.copy_h2d %x to %a : memref<16xf32> to memref<16xf32>
+  vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// Must not fire: code written with tokens is left as its author wrote it.
+// CHECK-LABEL: func.func @with_tokens
+// CHECK-NOT: scf.if
+// expected-remark @below {{arguments 0, 1 of @with_tokens may alias and are not checked at run time: it holds gpu host ops written with tokens, left as written}}
+func.func @with_tokens(%x: memref<16xf32>, %out: memref<16xf32>) {
+  %t = gpu.wait async
+  %a = vyre.alloc : memref<16xf32>
+  vyre.copy_h2d %x to %a : memref<16xf32> to memref<16xf32>
+  vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
+  gpu.wait [%t]
+  return
+}
+
+// Must not fire: the only call passes one buffer for both arguments, so the
+// copy with them disjoint would never run.
+// CHECK-LABEL: func.func private @same_buffer
+// CHECK-NOT: scf.if
+// expected-remark @below {{arguments 0, 1 of @same_buffer may alias and are not checked at run time: every call passes one buffer for arguments 0 and 1, so a copy with them disjoint would never run}}
+func.func private @same_buffer(%in: memref<16xf32>, %out: memref<16xf32>) {
+  %a = vyre.alloc : memref<16xf32>
+  vyre.copy_h2d %in to %a : memref<16xf32> to memref<16xf32>
+  vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
+  return
+}
+func.func @calls_same_buffer() {
+  %t = memref.alloc() : memref<16xf32>
+  %c = memref.cast %t : memref<16xf32> to memref<16xf32>
+  func.call @same_buffer(%t, %c) : (memref<16xf32>, memref<16xf32>) -> ()
+  return
+}

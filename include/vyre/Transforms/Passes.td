@@ -376,8 +376,8 @@ def VersionAliasingPass : Pass<"vyre-version-aliasing", "::mlir::ModuleOp"> {
       `memref.extract_strided_metadata`), that no two of them share a byte,
       and calls the first copy if so, the second otherwise.
 
-    A function is versioned when it holds vyre ops (and no explicit gpu host
-    ops), has at least two ranked memref arguments without `llvm.noalias`
+    A function is versioned when it holds vyre ops (and no gpu host ops
+    written with tokens), has at least two ranked memref arguments without `llvm.noalias`
     (at most `max-arguments`), of strided layout, whose elements the
     lowered program places exactly their data-layout size apart (not `i24`,
     `f80`, or vectors of `i1`), and is closed (as `--vyre-deduce-noalias`
@@ -390,7 +390,8 @@ def VersionAliasingPass : Pass<"vyre-version-aliasing", "::mlir::ModuleOp"> {
     view could reach another's bytes. Then the arguments, pairwise disjoint,
     are each distinct from every other buffer the function reaches, which is
     what `llvm.noalias` promises to vyre's passes. A dispatcher and the
-    copies it names are not versioned again.
+    copies it names are not versioned again, nor is a private function that
+    every call passes one buffer for two of the arguments.
 
     Whether the versioning pays is decided after scheduling, by
     `--vyre-choose-versions`, which folds it back where the disjoint

@@ -34,16 +34,56 @@ constexpr StringLiteral kRemarkCategory = "version-aliasing";
 constexpr StringLiteral kNoAliasAttrName = "llvm.noalias";
 
 /// Whether `function` holds vyre ops, and whether it holds gpu host ops
-/// (explicit asynchronous code, which is left as its author wrote it).
-std::pair<bool, bool> holdsVyreAndGPUOps(func::FuncOp function) {
-  bool vyre = false, gpu = false;
+/// written with tokens (explicit asynchronous code, which is left as its
+/// author wrote it). A synchronous gpu op without tokens
+/// (`gpu.host_register`) is neither.
+std::pair<bool, bool> holdsVyreAndAsyncGPUOps(func::FuncOp function) {
+  bool vyre = false, async = false;
+  auto isToken = [](Type type) { return isa<gpu::AsyncTokenType>(type); };
   function.walk([&](Operation *op) {
     if (isa<VyreDialect>(op->getDialect()))
       vyre = true;
-    else if (isa<gpu::GPUDialect>(op->getDialect()))
-      gpu = true;
+    else if (isa<gpu::GPUDialect>(op->getDialect()) &&
+             (llvm::any_of(op->getOperandTypes(), isToken) ||
+              llvm::any_of(op->getResultTypes(), isToken)))
+      async = true;
   });
-  return {vyre, gpu};
+  return {vyre, async};
+}
+
+/// Two of `arguments` that every use of `function` passes one value for
+/// (through casts): a private function called only so, whose calls alias
+/// for sure; none if there is a use that is not such a call.
+std::optional<std::pair<int64_t, int64_t>>
+argumentsAlwaysAliased(func::FuncOp function, ArrayRef<int64_t> arguments,
+                       ModuleOp module) {
+  if (!function.isPrivate())
+    return std::nullopt;
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(function, module);
+  if (!uses || uses->empty())
+    return std::nullopt;
+  auto root = [](Value value) {
+    while (auto cast = value.getDefiningOp<memref::CastOp>())
+      value = cast.getSource();
+    return value;
+  };
+  std::optional<std::pair<int64_t, int64_t>> pair;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto call = dyn_cast<func::CallOp>(use.getUser());
+    if (!call || call.getNumOperands() != function.getNumArguments())
+      return std::nullopt;
+    std::optional<std::pair<int64_t, int64_t>> here;
+    for (size_t i = 0; i < arguments.size() && !here; ++i)
+      for (size_t j = i + 1; j < arguments.size() && !here; ++j)
+        if (root(call.getOperand(arguments[i])) ==
+            root(call.getOperand(arguments[j])))
+          here = std::make_pair(arguments[i], arguments[j]);
+    if (!here)
+      return std::nullopt;
+    pair = here;
+  }
+  return pair;
 }
 
 struct VersionAliasingPass
@@ -75,12 +115,19 @@ struct VersionAliasingPass
       SmallVector<int64_t> arguments = unmarkedMemRefArguments(function);
       if (arguments.size() < 2)
         continue;
-      auto [vyre, gpu] = holdsVyreAndGPUOps(function);
+      auto [vyre, async] = holdsVyreAndAsyncGPUOps(function);
       if (!vyre)
         continue;
-      std::string whyNot = gpu ? "it holds explicit gpu host ops, left as "
-                                 "written"
-                               : whyNotVersionable(function, arguments, reach);
+      std::string whyNot =
+          async ? "it holds gpu host ops written with tokens, left as written"
+                : whyNotVersionable(function, arguments, reach);
+      if (whyNot.empty())
+        if (std::optional<std::pair<int64_t, int64_t>> same =
+                argumentsAlwaysAliased(function, arguments, module))
+          whyNot = "every call passes one buffer for arguments " +
+                   std::to_string(same->first) + " and " +
+                   std::to_string(same->second) +
+                   ", so a copy with them disjoint would never run";
       if (!whyNot.empty()) {
         FunctionVersions unversioned;
         unversioned.arguments = arguments;
