@@ -51,17 +51,28 @@ std::pair<bool, bool> holdsVyreAndAsyncGPUOps(func::FuncOp function) {
   return {vyre, async};
 }
 
+/// The users of each symbol of a module, found in one walk.
+using SymbolUsers = DenseMap<StringAttr, SmallVector<Operation *, 2>>;
+
+SymbolUsers collectSymbolUsers(ModuleOp module) {
+  SymbolUsers users;
+  if (std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(&module.getBodyRegion()))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      users[use.getSymbolRef().getRootReference()].push_back(use.getUser());
+  return users;
+}
+
 /// Two of `arguments` that every use of `function` passes one value for
 /// (through casts): a private function called only so, whose calls alias
 /// for sure; none if there is a use that is not such a call.
 std::optional<std::pair<int64_t, int64_t>>
 argumentsAlwaysAliased(func::FuncOp function, ArrayRef<int64_t> arguments,
-                       ModuleOp module) {
+                       const SymbolUsers &symbolUsers) {
   if (!function.isPrivate())
     return std::nullopt;
-  std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(function, module);
-  if (!uses || uses->empty())
+  auto users = symbolUsers.find(function.getSymNameAttr());
+  if (users == symbolUsers.end() || users->second.empty())
     return std::nullopt;
   auto root = [](Value value) {
     while (auto cast = value.getDefiningOp<memref::CastOp>())
@@ -69,8 +80,8 @@ argumentsAlwaysAliased(func::FuncOp function, ArrayRef<int64_t> arguments,
     return value;
   };
   std::optional<std::pair<int64_t, int64_t>> pair;
-  for (const SymbolTable::SymbolUse &use : *uses) {
-    auto call = dyn_cast<func::CallOp>(use.getUser());
+  for (Operation *user : users->second) {
+    auto call = dyn_cast<func::CallOp>(user);
     if (!call || call.getNumOperands() != function.getNumArguments())
       return std::nullopt;
     std::optional<std::pair<int64_t, int64_t>> here;
@@ -109,8 +120,11 @@ struct VersionAliasingPass
         candidates.push_back(function);
     if (candidates.empty())
       return markAllAnalysesPreserved();
+    // First every decision, on the module as it is (the call sites and
+    // reach it records), then the rewrites.
     CalleeReach reach(module);
-    bool changed = false;
+    std::optional<SymbolUsers> symbolUsers;
+    SmallVector<std::pair<func::FuncOp, SmallVector<int64_t>>> toVersion;
     for (func::FuncOp function : candidates) {
       SmallVector<int64_t> arguments = unmarkedMemRefArguments(function);
       if (arguments.size() < 2)
@@ -121,13 +135,16 @@ struct VersionAliasingPass
       std::string whyNot =
           async ? "it holds gpu host ops written with tokens, left as written"
                 : whyNotVersionable(function, arguments, reach);
-      if (whyNot.empty())
+      if (whyNot.empty() && function.isPrivate()) {
+        if (!symbolUsers)
+          symbolUsers = collectSymbolUsers(module);
         if (std::optional<std::pair<int64_t, int64_t>> same =
-                argumentsAlwaysAliased(function, arguments, module))
+                argumentsAlwaysAliased(function, arguments, *symbolUsers))
           whyNot = "every call passes one buffer for arguments " +
                    std::to_string(same->first) + " and " +
                    std::to_string(same->second) +
                    ", so a copy with them disjoint would never run";
+      }
       if (!whyNot.empty()) {
         FunctionVersions unversioned;
         unversioned.arguments = arguments;
@@ -137,11 +154,12 @@ struct VersionAliasingPass
                    "checked at run time: " + whyNot;
         continue;
       }
-      version(function, arguments, symbols);
-      changed = true;
+      toVersion.push_back({function, std::move(arguments)});
     }
-    if (!changed)
-      markAllAnalysesPreserved();
+    if (toVersion.empty())
+      return markAllAnalysesPreserved();
+    for (auto &[function, arguments] : toVersion)
+      version(function, arguments, symbols);
   }
 
   /// The ranked memref arguments of `function` without llvm.noalias.
