@@ -66,6 +66,7 @@ void vyre::buildVyreToGPUPipeline(OpPassManager &pm,
   ConvertVyreToGPUPassOptions lowering;
   lowering.keepEffects = options.verify;
   lowering.carryLoopStreams = options.carryLoopStreams;
+  lowering.lendStreams = options.lendStreams;
   pm.addPass(createConvertVyreToGPUPass(lowering));
   // Tidy up; the lowering's output is stable under both.
   pm.addPass(createCanonicalizerPass());

@@ -164,3 +164,86 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests a stream continued through its pointer cast back to a token, as
+// --convert-vyre-to-gpu lends a stream made before a loop to its
+// iterations: what runs on it is in its order (the copy of the next
+// iteration after the kernel of this one needs no event), and a copy on a
+// second continued stream that does not wait for the iteration's event
+// races with the kernel of the iteration before. A join may not name such a
+// token: gpu-to-llvm would take its pointer for an event.
+module attributes {gpu.container_module} {
+  llvm.func @mgpuEventCreate() -> !llvm.ptr
+  llvm.func @mgpuEventRecord(!llvm.ptr, !llvm.ptr)
+  llvm.func @mgpuStreamWaitEvent(!llvm.ptr, !llvm.ptr)
+  llvm.func @mgpuStreamSynchronize(!llvm.ptr)
+  llvm.func @mgpuEventDestroy(!llvm.ptr)
+  llvm.func @mgpuStreamDestroy(!llvm.ptr)
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @one_continued_stream(%h: memref<16xf32>, %a: memref<16xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %m = gpu.wait async
+    %mp = builtin.unrealized_conversion_cast %m : !gpu.async.token to !llvm.ptr
+    scf.for %i = %c0 to %n step %c1 {
+      %s = builtin.unrealized_conversion_cast %mp : !llvm.ptr to !gpu.async.token
+      %t = gpu.memcpy async [%s] %a, %h : memref<16xf32>, memref<16xf32>
+      %k = gpu.launch_func async [%t] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<16xf32>)
+    }
+    llvm.call @mgpuStreamSynchronize(%mp) : (!llvm.ptr) -> ()
+    llvm.call @mgpuStreamDestroy(%mp) : (!llvm.ptr) -> ()
+    return
+  }
+  func.func @two_continued_streams(%h: memref<16xf32>, %a: memref<16xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %m = gpu.wait async
+    %mp = builtin.unrealized_conversion_cast %m : !gpu.async.token to !llvm.ptr
+    %o = gpu.wait async
+    %op = builtin.unrealized_conversion_cast %o : !gpu.async.token to !llvm.ptr
+    scf.for %i = %c0 to %n step %c1 {
+      %s = builtin.unrealized_conversion_cast %mp : !llvm.ptr to !gpu.async.token
+      // expected-error @below {{race on argument #1: 'gpu.memcpy' and the earlier 'gpu.launch_func' are not ordered}}
+      %t = gpu.memcpy async [%s] %a, %h : memref<16xf32>, memref<16xf32>
+      %e = llvm.call @mgpuEventCreate() : () -> !llvm.ptr
+      %tp = builtin.unrealized_conversion_cast %t : !gpu.async.token to !llvm.ptr
+      llvm.call @mgpuEventRecord(%e, %tp) : (!llvm.ptr, !llvm.ptr) -> ()
+      %r = builtin.unrealized_conversion_cast %op : !llvm.ptr to !gpu.async.token
+      %rp = builtin.unrealized_conversion_cast %r : !gpu.async.token to !llvm.ptr
+      llvm.call @mgpuStreamWaitEvent(%rp, %e) : (!llvm.ptr, !llvm.ptr) -> ()
+      llvm.call @mgpuEventDestroy(%e) : (!llvm.ptr) -> ()
+      // expected-note @below {{the earlier op}}
+      %k = gpu.launch_func async [%r] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<16xf32>)
+    }
+    llvm.call @mgpuStreamSynchronize(%mp) : (!llvm.ptr) -> ()
+    llvm.call @mgpuStreamSynchronize(%op) : (!llvm.ptr) -> ()
+    llvm.call @mgpuStreamDestroy(%mp) : (!llvm.ptr) -> ()
+    llvm.call @mgpuStreamDestroy(%op) : (!llvm.ptr) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  llvm.func @mgpuStreamDestroy(!llvm.ptr)
+  func.func @join_names_a_continued_stream() {
+    %m = gpu.wait async
+    %mp = builtin.unrealized_conversion_cast %m : !gpu.async.token to !llvm.ptr
+    %s = builtin.unrealized_conversion_cast %mp : !llvm.ptr to !gpu.async.token
+    // expected-error @below {{dependency #0 is not traceable to a stream made by gpu.wait async}}
+    %j = gpu.wait async [%s]
+    gpu.wait [%j]
+    llvm.call @mgpuStreamDestroy(%mp) : (!llvm.ptr) -> ()
+    return
+  }
+}

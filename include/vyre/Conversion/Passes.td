@@ -45,7 +45,11 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
       join of its streams and destroys them without the host waiting
       (`mgpuStreamDestroy`). These are runtime calls, with a token cast to
       the `!llvm.ptr` upstream's gpu-to-llvm makes of it: the gpu dialect
-      has no op for them.
+      has no op for them. Unless `lend-streams=false`, the streams an
+      iteration or a branch uses are not created there: each continues a
+      stream retired before the op, or one made once before the loop (the
+      `!llvm.ptr` cast back to a token); a join never names a token on such
+      a stream, and waits for it through an event instead.
     - A join keeps two operands whatever `canonicalize` erases (it names a
       dependency twice where needed), so it never folds into another stream.
       At the end of each block, one blocking `gpu.wait` takes the tail token
@@ -91,6 +95,11 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
            "carries each iteration's stream work to the next on the device "
            "(an event per iteration) instead of the host waiting for it "
            "(false: the host waits at the end of every iteration)">,
+    Option<"lendStreams", "lend-streams", "bool", /*default=*/"true",
+           "A stream a chained loop or branch makes without dependencies "
+           "continues a stream retired before it, or one made once before "
+           "the loop, instead of creating one in every iteration (false: "
+           "each run of a block creates its own streams)">,
   ];
 }
 

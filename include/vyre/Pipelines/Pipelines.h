@@ -60,13 +60,19 @@ struct VyreToGPUPipelineOptions
       llvm::cl::desc("Run --vyre-pipeline-loops before --overlap-copies "
                      "(false: copies overlap within one iteration only)"),
       llvm::cl::init(true)};
-  /// The one option of --convert-vyre-to-gpu users choose (its other,
+  /// The options of --convert-vyre-to-gpu users choose (its other,
   /// keep-effects, follows `verify`).
   PassOptions::Option<bool> carryLoopStreams{
       *this, "carry-loop-streams",
       llvm::cl::desc("Chain the iterations of loops on the device with an "
                      "event, without the host waiting between them (false: "
                      "the host waits at the end of every iteration)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> lendStreams{
+      *this, "lend-streams",
+      llvm::cl::desc("Chained loops and branches continue streams made "
+                     "before them instead of creating streams in every "
+                     "iteration (false: each iteration creates its own)"),
       llvm::cl::init(true)};
 #define GEN_PIPELINE_OPTIONS_VERIFYGPUSTREAMSPASS
 #include "vyre/Verification/PipelineOptions.h.inc"

@@ -109,6 +109,10 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
   ChainStart start;
   Location loc = op->getLoc();
   builder.setInsertionPoint(op);
+  // What is lent to the block is lent on to the op's blocks: it comes
+  // before the event before the op as well.
+  start.lent = std::move(lentStreams);
+  lentStreams.clear();
   if (!retainsStreams) {
     // Every stream of the block is joined and released: the event stands for
     // all of them. No token lives across the op, so that lowered blocks
@@ -131,7 +135,7 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
         loc);
     recordEventOn(start.event, recorder, loc);
     for (Value tail : streams.releaseStreams(streams.getBlockStreams(), state))
-      runtime.releaseStream(tail, loc);
+      lendStream(tail, start, loc);
     return start;
   }
   if (state.main)
@@ -168,12 +172,13 @@ VyreToGPULowering::startChain(Operation *op, StreamState &state) {
       last, [&](Value tail) { return tail == state.main || !awaitedEvent; },
       loc);
   recordEventOn(start.event, recorder, loc);
+  lendRetiredStreams(start, state, loc);
   if (llvm::is_contained(last, recorder))
     return start;
   StreamState scratch;
   for (Value tail :
        streams.releaseStreams({streams.streamOf(recorder)}, scratch))
-    runtime.releaseStream(tail, loc);
+    lendStream(tail, start, loc);
   return start;
 }
 
@@ -188,6 +193,8 @@ void VyreToGPULowering::finishChain(Operation *op, Value last,
     state.side[index] = Value();
   if (awaitedEvent)
     runtime.destroyEvent(awaitedEvent, op->getLoc());
+  // The streams lent to the op come before its last event too.
+  lentStreams = start.lent;
   awaitedEvent = last;
   awaitedEventDone = false;
   llvm::append_range(awaitedEventCovers, start.before);
@@ -199,8 +206,8 @@ LogicalResult VyreToGPULowering::lowerChainedLoop(scf::ForOp loop,
   ChainStart start = startChain(loop, state);
   scf::ForOp carried = withEventIterArg(builder, loop, start.event);
   Block &body = *carried.getBody();
-  if (failed(lowerChainedBlock(body, body.getArguments().back(),
-                               start.before, carried.getLoc())))
+  if (failed(lowerChainedBlock(body, body.getArguments().back(), start,
+                               carried.getLoc())))
     return failure();
   finishChain(carried, carried.getResults().back(), start, state);
   return success();
@@ -221,8 +228,8 @@ LogicalResult VyreToGPULowering::lowerChainedBranch(scf::IfOp branch,
       yield->insertOperands(yield->getNumOperands(), start.event);
       continue;
     }
-    if (failed(lowerChainedBlock(block, start.event, start.before,
-                                 chained.getLoc())))
+    if (failed(
+            lowerChainedBlock(block, start.event, start, chained.getLoc())))
       return failure();
   }
   finishChain(chained, chained.getResults().back(), start, state);
@@ -257,8 +264,18 @@ Value VyreToGPULowering::recorderAfter(
 
 LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
                                                    Value previous,
-                                                   ArrayRef<Value> orderedAfter,
+                                                   ChainStart &start,
                                                    Location loc) {
+  ArrayRef<Value> orderedAfter = start.before;
+  SmallVector<Value> enclosingLent = std::move(lentStreams);
+  SmallVector<Value> enclosingOwnedLent = std::move(ownedLentStreams);
+  lentStreams = start.lent;
+  ownedLentStreams.clear();
+  StreamsBeforeLoop enclosingBeforeLoop = streamsBeforeLoop;
+  streamsBeforeLoop = {};
+  if (isa<scf::ForOp>(block.getParentOp()))
+    streamsBeforeLoop = {block.getParentOp(), &enclosingOwnedLent,
+                         &start.lent};
   Value enclosingEvent = awaitedEvent;
   bool enclosingEventDone = awaitedEventDone;
   // The event the block waits for was recorded after the streams the op
@@ -315,7 +332,11 @@ LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
     runtime.destroyEvent(awaitedEvent, loc);
   }
   for (Value tail : streams.releaseStreams(streams.getBlockStreams(), state))
-    runtime.releaseStream(tail, loc);
+    letStreamGo(tail, loc);
+  destroyOwnedLentStreams(loc);
+  lentStreams = std::move(enclosingLent);
+  ownedLentStreams = std::move(enclosingOwnedLent);
+  streamsBeforeLoop = enclosingBeforeLoop;
   Operation *terminator = block.getTerminator();
   terminator->insertOperands(terminator->getNumOperands(), next);
   streams.restoreCompletion(completion);

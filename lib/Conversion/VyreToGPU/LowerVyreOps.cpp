@@ -9,6 +9,8 @@
 
 #include "VyreToGPULowering.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -294,6 +296,44 @@ Value VyreToGPULowering::continueAfter(Value current, ArrayRef<Value> waits,
   return dependency;
 }
 
+void VyreToGPULowering::waitByEvent(Value token, Value dependency,
+                                    Location loc) {
+  Value event;
+  {
+    // Right after the op that made `dependency`.
+    OpBuilder::InsertionGuard guard(builder);
+    setInsertionPointAfterToken(dependency, loc);
+    event = runtime.createEvent(loc);
+    recordEventOn(event, dependency, loc);
+  }
+  runtime.streamWaitEvent(token, event, loc);
+  runtime.destroyEvent(event, loc);
+}
+
+/// Whether `op` is a runtime call that orders streams and events without the
+/// host waiting, or a cast of a token or a stream.
+static bool isOrderingCall(Operation *op) {
+  if (isa<UnrealizedConversionCastOp>(op))
+    return true;
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  std::optional<StringRef> callee = call ? call.getCallee() : std::nullopt;
+  return callee && (*callee == "mgpuStreamWaitEvent" ||
+                    *callee == "mgpuEventCreate" ||
+                    *callee == "mgpuEventRecord" ||
+                    *callee == "mgpuEventDestroy");
+}
+
+void VyreToGPULowering::setInsertionPointAfterToken(Value token,
+                                                    Location loc) {
+  Operation *point = runtime.streamOf(token, loc).getDefiningOp();
+  while (Operation *next = point->getNextNode()) {
+    if (!isOrderingCall(next))
+      break;
+    point = next;
+  }
+  builder.setInsertionPointAfter(point);
+}
+
 Value VyreToGPULowering::joinStreams(Value current, ArrayRef<Value> waits,
                                      Location loc, bool nextOpKept) {
   if (!current || waits.empty())
@@ -302,19 +342,8 @@ Value VyreToGPULowering::joinStreams(Value current, ArrayRef<Value> waits,
   if (!nextOpKept ||
       !streams.canJoinInPlace(current, latest, builder.getInsertionBlock()))
     return streams.join(current, waits, loc);
-  for (Value wait : latest) {
-    Value event;
-    {
-      // Right after the op that made `wait` (and the cast of its token).
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointAfter(
-          runtime.streamOf(wait, loc).getDefiningOp());
-      event = runtime.createEvent(loc);
-      recordEventOn(event, wait, loc);
-    }
-    runtime.streamWaitEvent(current, event, loc);
-    runtime.destroyEvent(event, loc);
-  }
+  for (Value wait : latest)
+    waitByEvent(current, wait, loc);
   streams.noteJoinInPlace(current, latest);
   return current;
 }

@@ -77,5 +77,9 @@ void RuntimeCalls::synchronizeStream(Value token, Location loc) {
 }
 
 void RuntimeCalls::releaseStream(Value token, Location loc) {
-  call("mgpuStreamDestroy", Type(), {streamOf(token, loc)}, loc);
+  releaseStreamPointer(streamOf(token, loc), loc);
+}
+
+void RuntimeCalls::releaseStreamPointer(Value pointer, Location loc) {
+  call("mgpuStreamDestroy", Type(), {pointer}, loc);
 }

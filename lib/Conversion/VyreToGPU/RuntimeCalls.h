@@ -52,6 +52,8 @@ public:
   /// `mgpuStreamDestroy(stream of token)`, without the host waiting for it:
   /// the stream is freed once its work is done.
   void releaseStream(Value token, Location loc);
+  /// `mgpuStreamDestroy(pointer)`, for a stream's `!llvm.ptr`.
+  void releaseStreamPointer(Value pointer, Location loc);
 
 private:
   void call(StringRef callee, Type result, ValueRange operands, Location loc,

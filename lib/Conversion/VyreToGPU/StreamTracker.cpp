@@ -3,6 +3,7 @@
 #include "StreamTracker.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -128,7 +129,10 @@ StreamTracker::allocsOrderedBefore(ArrayRef<Value> dependencies) const {
 
 /// The join keeps two operands whatever canonicalization erases, so that it
 /// is never folded into the stream of one of them: with one dependency that
-/// must stay, it names that one twice; with none, it names each twice.
+/// must stay, it names that one twice; with none, it names each twice. A
+/// token that a join may not name (mayBeNamed: one on a borrowed stream) is
+/// waited for through an event (`eventJoiner`). A stream without dependencies
+/// continues a lent CUDA stream where the lender has one.
 Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   SmallVector<Value> dependencies;
   if (current)
@@ -136,10 +140,13 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   for (Value wait : waits)
     if (!llvm::is_contained(dependencies, wait))
       dependencies.push_back(wait);
+  SmallVector<Value> named, byEvent;
+  for (Value dependency : dependencies)
+    (mayBeNamed(dependency) ? named : byEvent).push_back(dependency);
   SmallVector<Value> staying = llvm::filter_to_vector(
-      dependencies, [&](Value dependency) { return !mayVanish(dependency); });
+      named, [&](Value dependency) { return !mayVanish(dependency); });
   SmallVector<Value> operands;
-  for (Value dependency : dependencies) {
+  for (Value dependency : named) {
     operands.push_back(dependency);
     if (staying.size() == 0 ||
         (staying.size() == 1 && staying.front() == dependency))
@@ -150,22 +157,36 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   llvm::append_range(dependencies, blockOrderedAfter);
   std::shared_ptr<const AllocClock> allocsAtCreation =
       allocsOrderedBefore(dependencies);
+  Value pointer = operands.empty() && lender ? lender() : Value();
   Value token =
-      gpu::WaitOp::create(builder, loc, tokenType, operands).getAsyncToken();
+      pointer ? UnrealizedConversionCastOp::create(builder, loc, tokenType,
+                                                   pointer)
+                    .getResult(0)
+              : gpu::WaitOp::create(builder, loc, tokenType, operands)
+                    .getAsyncToken();
   // (`dependencies` now also names the block's `orderedAfter`, which the
   // join op does not: it becomes the stream's `joinedFrom`.)
   unsigned id = streams.size();
   streams.push_back({token, std::move(dependencies)});
   streams.back().allocsAtCreation = std::move(allocsAtCreation);
   streams.back().block = currentBlock;
+  streams.back().borrowedPointer = pointer;
+  streams.back().explicit_ = pointer || !byEvent.empty();
+  streams.back().joinedByEvents =
+      pointer || (!byEvent.empty() && staying.empty());
   tokenStream[token] = id;
   position[token] = 0;
   keptPosition[token] = 0;
-  if (staying.empty())
+  if (staying.empty() && !pointer)
     vanishing.insert(token);
   blockStreams.push_back(id);
-  if (onNewStream)
-    onNewStream(token, operands);
+  if (onNewStream) {
+    SmallVector<Value> joined(operands);
+    llvm::append_range(joined, byEvent);
+    onNewStream(token, joined);
+  }
+  for (Value dependency : byEvent)
+    eventJoiner(token, dependency);
   return token;
 }
 
@@ -342,19 +363,23 @@ void StreamTracker::markCompleteUpTo(Value token) {
 
 void StreamTracker::destroyStreams(ArrayRef<unsigned> ids, Location loc,
                                    StreamState &state) {
-  SmallVector<Value> tails, explicitTails;
+  SmallVector<Value> tails;
+  SmallVector<std::pair<Value, bool>> explicitTails;
   for (unsigned id : ids) {
     Stream &stream = streams[id];
     if (stream.destroyed)
       continue;
+    if (stream.explicit_)
+      explicitTails.push_back({stream.tail, isComplete(stream.tail)});
+    else
+      tails.push_back(stream.tail);
     stream.destroyed = true;
-    (stream.explicit_ ? explicitTails : tails).push_back(stream.tail);
     markHistoryComplete(id);
   }
   if (!tails.empty())
     gpu::WaitOp::create(builder, loc, Type(), tails);
-  for (Value tail : explicitTails)
-    explicitDestroyer(tail);
+  for (auto [tail, done] : explicitTails)
+    explicitDestroyer(tail, done);
   forgetDestroyed(state);
 }
 

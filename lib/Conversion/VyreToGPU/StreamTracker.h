@@ -47,10 +47,49 @@ public:
   }
 
   /// Makes the host wait for and destroy the stream whose tail is the
-  /// argument, by runtime calls; for the streams `markExplicit` names.
-  void setExplicitDestroyer(std::function<void(Value)> callback) {
+  /// first argument, by runtime calls; for the streams `markExplicit`
+  /// names. The second says whether the host knows its work done already.
+  void setExplicitDestroyer(std::function<void(Value, bool)> callback) {
     explicitDestroyer = std::move(callback);
   }
+
+  /// Called for each stream made without dependencies: the `!llvm.ptr` of
+  /// a CUDA stream made earlier that the new stream continues instead of
+  /// creating one (a stream lent to the block, see VyreToGPULowering), or
+  /// null to create one.
+  void setLender(std::function<Value()> callback) {
+    lender = std::move(callback);
+  }
+
+  /// Makes the stream whose first token is the first argument wait for the
+  /// work up to the second, a token on a borrowed stream, through an event
+  /// (runtime calls): a join cannot name such a token, since gpu-to-llvm
+  /// takes a token it cannot trace to a stream creation for an event.
+  void setEventJoiner(std::function<void(Value, Value)> callback) {
+    eventJoiner = std::move(callback);
+  }
+
+  /// The `!llvm.ptr` of the CUDA stream that the stream of `token`
+  /// continues (null: a stream of its own, made by a `gpu.wait async`).
+  Value borrowedPointer(Value token) const {
+    return streams[streamOf(token)].borrowedPointer;
+  }
+  /// Whether a join may name `token`: not where its stream is borrowed, nor
+  /// where its stream's creation waited for such tokens through events
+  /// (canonicalize drops a dependency on a `gpu.wait async` without
+  /// operands from a join, and with it those waits).
+  bool mayBeNamed(Value token) const {
+    return !streams[streamOf(token)].joinedByEvents;
+  }
+  /// The CUDA stream of `token` is lent to other streams from now on
+  /// (VyreToGPULowering owns it): a host wait for it synchronizes it
+  /// without destroying it.
+  void markLent(Value token) {
+    streams[streamOf(token)].lent = true;
+    markExplicit(token);
+  }
+  bool isLent(Value token) const { return isLentStream(streamOf(token)); }
+  bool isLentStream(unsigned id) const { return streams[id].lent; }
 
   /// The stream of `token` has runtime calls of its own (an event wait):
   /// `canonicalize` may leave it without gpu ops, and then drops it from a
@@ -227,6 +266,14 @@ private:
     bool released = false;
     /// Whether it is synchronized and destroyed by runtime calls.
     bool explicit_ = false;
+    /// The CUDA stream it continues, made before (null: its own).
+    Value borrowedPointer;
+    /// Whether its CUDA stream is lent to later streams, which then
+    /// continue it (the lowering destroys it).
+    bool lent = false;
+    /// Whether a join must wait for its tokens through events rather than
+    /// name them (see mayBeNamed).
+    bool joinedByEvents = false;
     /// The event it waits for (null: none yet known), from the first
     /// position whose kept op comes after that wait (see isAfterEvent).
     Value eventWaited;
@@ -272,7 +319,9 @@ private:
   OpBuilder &builder;
   Type tokenType;
   std::function<void(Value, ArrayRef<Value>)> onNewStream;
-  std::function<void(Value)> explicitDestroyer;
+  std::function<void(Value, bool)> explicitDestroyer;
+  std::function<Value()> lender;
+  std::function<void(Value, Value)> eventJoiner;
   /// Every stream created so far; a stream's id is its index.
   SmallVector<Stream> streams;
   /// The streams created by the block being lowered, and the token they are

@@ -179,6 +179,13 @@ LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
   awaitedEvent = Value();
   bool enclosingRetains = retainsStreams;
   retainsStreams = isa<FunctionOpInterface>(block.getParentOp());
+  // The host waited for the device before the region op: nothing is lent.
+  SmallVector<Value> enclosingLent = std::move(lentStreams);
+  SmallVector<Value> enclosingOwnedLent = std::move(ownedLentStreams);
+  lentStreams.clear();
+  ownedLentStreams.clear();
+  StreamsBeforeLoop enclosingBeforeLoop = streamsBeforeLoop;
+  streamsBeforeLoop = {};
   if (failed(lowerOps(block.begin(), block, state)))
     return failure();
   retainsStreams = enclosingRetains;
@@ -187,14 +194,31 @@ LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
     builder.setInsertionPointToEnd(&block);
   else
     builder.setInsertionPoint(&block.back());
-  streams.destroyStreams(streams.getBlockStreams(), builder.getUnknownLoc(),
-                         state);
+  // Streams the block lent come before its last event: the host waits for
+  // that, not for them (LentStreams.cpp). A stream that waited for the
+  // event is after it: where the host waits for one, the event is done.
+  SmallVector<unsigned> lent, others;
+  for (unsigned id : streams.getBlockStreams())
+    (streams.isLentStream(id) ? lent : others).push_back(id);
+  bool afterEvent = llvm::any_of(
+      streams.liveTails(others),
+      [&](Value tail) { return streams.continuesAfterEvent(tail, awaitedEvent); });
+  streams.destroyStreams(others, builder.getUnknownLoc(), state);
+  if (afterEvent)
+    noteAwaitedEventDone();
+  else if (!lent.empty())
+    synchronizeAwaitedEvent(builder.getUnknownLoc());
+  streams.destroyStreams(lent, builder.getUnknownLoc(), state);
   // Nothing of a chained loop is left in flight either, whatever streams
   // canonicalization leaves to wait for.
   if (awaitedEvent) {
     synchronizeAwaitedEvent(builder.getUnknownLoc());
     runtime.destroyEvent(awaitedEvent, builder.getUnknownLoc());
   }
+  destroyOwnedLentStreams(builder.getUnknownLoc());
+  lentStreams = std::move(enclosingLent);
+  ownedLentStreams = std::move(enclosingOwnedLent);
+  streamsBeforeLoop = enclosingBeforeLoop;
   awaitedEvent = enclosingEvent;
   awaitedEventDone = enclosingEventDone;
   awaitedEventCovers = std::move(enclosingCovers);
@@ -254,6 +278,12 @@ void VyreToGPULowering::synchronizeAwaitedEvent(Location loc) {
   if (!awaitedEvent || awaitedEventDone)
     return;
   runtime.synchronizeEvent(awaitedEvent, loc);
+  noteAwaitedEventDone();
+}
+
+void VyreToGPULowering::noteAwaitedEventDone() {
+  if (!awaitedEvent || awaitedEventDone)
+    return;
   awaitedEventDone = true;
   for (Value token : awaitedEventCovers)
     streams.markCompleteUpTo(token);
@@ -360,7 +390,8 @@ struct ConvertVyreToGPUPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(module.getContext()));
 
-    VyreToGPULowering lowering(module.getContext(), carryLoopStreams);
+    VyreToGPULowering lowering(module.getContext(), carryLoopStreams,
+                               lendStreams);
     for (auto function : module.getOps<FunctionOpInterface>())
       if (failed(lowering.lowerFunction(function)))
         return signalPassFailure();

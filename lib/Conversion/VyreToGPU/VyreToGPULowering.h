@@ -25,11 +25,13 @@ namespace mlir::vyre::vyre_to_gpu {
 class VyreToGPULowering {
 public:
   /// `carryLoopStreams`: loops carry their streams' work into the next
-  /// iteration on the device (ChainedRegions.cpp).
-  VyreToGPULowering(MLIRContext *context, bool carryLoopStreams)
+  /// iteration on the device (ChainedRegions.cpp); `lendStreams`: their
+  /// blocks continue streams made before them (LentStreams.cpp).
+  VyreToGPULowering(MLIRContext *context, bool carryLoopStreams,
+                    bool lendStreams)
       : builder(context), tokenType(gpu::AsyncTokenType::get(context)),
         streams(builder), runtime(builder),
-        carryLoopStreams(carryLoopStreams) {
+        carryLoopStreams(carryLoopStreams), lendStreams(lendStreams) {
     // Every new stream is ordered after the awaited event: by a join on a
     // token that is, or by a wait of its own.
     streams.setOnNewStream([this](Value token, ArrayRef<Value> joined) {
@@ -43,9 +45,12 @@ public:
       }
       waitForEventOn(token, awaitedEvent, token.getLoc());
     });
-    streams.setExplicitDestroyer([this](Value tail) {
-      runtime.synchronizeStream(tail, tail.getLoc());
-      runtime.releaseStream(tail, tail.getLoc());
+    streams.setExplicitDestroyer([this](Value tail, bool done) {
+      destroyExplicitStream(tail, done);
+    });
+    streams.setLender([this] { return borrowLentStream(); });
+    streams.setEventJoiner([this](Value token, Value dependency) {
+      waitByEvent(token, dependency, token.getLoc());
     });
   }
 
@@ -84,6 +89,8 @@ private:
     Value event;
     SmallVector<Value> before;
     SmallVector<int64_t> retiredSides;
+    /// The streams lent to the op's blocks (LentStreams.cpp).
+    SmallVector<Value> lent;
   };
   /// Whether the device region `op` is chained on the device.
   bool chainsOnDevice(Operation *op);
@@ -95,8 +102,10 @@ private:
   LogicalResult lowerChainedBranch(scf::IfOp branch, StreamState &state);
   /// Lowers a run of `block` that waits for `previous`, and appends the
   /// event after its work to its terminator's operands.
+  /// Streams it makes before a loop to lend to the body are added to
+  /// `start.lent`.
   LogicalResult lowerChainedBlock(Block &block, Value previous,
-                                  ArrayRef<Value> orderedAfter, Location loc);
+                                  ChainStart &start, Location loc);
   /// A stream tail on which an event recorded now comes after the work of
   /// every tail of `tails`: one of them that `mayRecord` accepts, whose
   /// stream waits in place for the others (events recorded now), where one
@@ -105,6 +114,38 @@ private:
   Value recorderAfter(ArrayRef<Value> tails,
                       llvm::function_ref<bool(Value)> mayRecord,
                       Location loc);
+
+  //===--------------------------------------------------------------------===//
+  // CUDA streams lent across chained region ops (LentStreams.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// Lends the stream whose tail is `tail` to the chained op `start` is
+  /// for: a stream of the block being lowered that no op continues, whose
+  /// work the event before the op comes after. The block destroys it at its
+  /// end, unless it is borrowed itself. Without `lendStreams`, the caller
+  /// released it: it is destroyed now.
+  void lendStream(Value tail, ChainStart &start, Location loc);
+  /// Lends the streams of `state` that the op retires: the main stream and
+  /// `start.retiredSides`.
+  void lendRetiredStreams(ChainStart &start, StreamState &state,
+                          Location loc);
+  /// The `!llvm.ptr` of a lent stream for a new stream of the block being
+  /// lowered to continue, or null.
+  Value borrowLentStream();
+  /// Whether a stream made at the builder's insertion point may continue a
+  /// lent stream: no vyre.alloc follows in the block (an allocation on a
+  /// borrowed stream would be waited for by an event, not by its token,
+  /// which the gpu dialect's token contract asks).
+  bool mayBorrowHere();
+  /// The host waits for the explicit stream whose tail is `tail` (unless
+  /// `done`) and destroys it; a borrowed stream returns to the lent ones,
+  /// and a lent one is destroyed by the block that lent it.
+  void destroyExplicitStream(Value tail, bool done);
+  /// Lets the stream whose tail is `tail` go without the host waiting: it is
+  /// destroyed unless it is borrowed or lent.
+  void letStreamGo(Value tail, Location loc);
+  /// Destroys the lent streams the block being lowered owns.
+  void destroyOwnedLentStreams(Location loc);
 
   //===--------------------------------------------------------------------===//
   // vyre ops (LowerVyreOps.cpp)
@@ -156,6 +197,16 @@ private:
   /// does so by itself; an erased copy's token becomes the one before.)
   Value joinStreams(Value current, ArrayRef<Value> waits, Location loc,
                     bool nextOpKept);
+  /// Sets the insertion point right after the op that made `token`, past
+  /// the runtime calls that follow it: an event recorded there comes after
+  /// the waits its stream makes by events right after that op (a new
+  /// stream's wait for the block's awaited event, its waits for tokens on
+  /// borrowed streams), as the tracker has it.
+  void setInsertionPointAfterToken(Value token, Location loc);
+  /// The stream of `token` waits for the work up to `dependency` through an
+  /// event recorded right after the op that made it.
+  void waitByEvent(Value token, Value dependency, Location loc);
+
   FailureOr<SmallVector<Value>> lookupTokens(Operation *user,
                                              ValueRange vyreTokens,
                                              bool *afterEvent);
@@ -172,6 +223,7 @@ private:
   /// function being lowered (found once, not from each dispatch up).
   Operation *kernelScope = nullptr;
   bool carryLoopStreams;
+  bool lendStreams;
   /// The event every stream the block being lowered creates waits for: in
   /// a chained block, the event before it; after a chained region op,
   /// its last. Null: none.
@@ -185,9 +237,30 @@ private:
   /// The tokens `awaitedEvent` was recorded after, transitively: the main
   /// stream tails before each chained region op of the block.
   SmallVector<Value> awaitedEventCovers;
+  /// The `!llvm.ptr`s of the CUDA streams lent to the block being lowered,
+  /// not borrowed now: streams retired before a chained region op, which a
+  /// stream made without dependencies continues instead of creating one
+  /// (LentStreams.cpp).
+  SmallVector<Value> lentStreams;
+  /// The lent streams the block being lowered destroys at its end.
+  SmallVector<Value> ownedLentStreams;
+  /// Per block, its last vyre.alloc (null: none), found once.
+  DenseMap<Block *, Operation *> lastAllocs;
+  /// Where the body of the chained loop being lowered gets a stream when
+  /// nothing lent is left: one made before the loop, once (null `loop`: in
+  /// no such body). The block around the loop owns it (`owner`), and
+  /// `lent` gets it after the loop.
+  struct StreamsBeforeLoop {
+    Operation *loop = nullptr;
+    SmallVector<Value> *owner = nullptr;
+    SmallVector<Value> *lent = nullptr;
+  };
+  StreamsBeforeLoop streamsBeforeLoop;
 
   /// The host waits for `awaitedEvent`, unless it has.
   void synchronizeAwaitedEvent(Location loc);
+  /// The host knows `awaitedEvent` done: it waited for a stream after it.
+  void noteAwaitedEventDone();
 
   /// `mgpuEventRecord(event, stream of token)` and `mgpuStreamWaitEvent(
   /// stream of token, event)`. The stream then holds runtime calls that

@@ -5,6 +5,10 @@
 // gpu-to-llvm makes of it (`unrealized_conversion_cast`): --convert-vyre-to-
 // gpu does so for the loops whose iterations it chains on the device. The
 // model follows them as CUDA runs them:
+//  - a cast of such a pointer back to a token continues that stream: an op
+//    whose dependency it is runs on it (gpu-to-llvm folds the two casts).
+//    It is not traceable to a stream creation: a join that names it is an
+//    error;
 //  - `mgpuEventCreate` makes an event, which `!llvm.ptr` values (iter_args,
 //    yields, results) carry;
 //  - `mgpuEventRecord(e, s)` records e after the work enqueued on s so far;
@@ -26,10 +30,14 @@ using namespace mlir;
 using namespace mlir::vyre::gpu_streams;
 
 bool TraceInterpreter::isModelledRuntimeOp(Operation *op) {
-  if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
-    return cast->getNumOperands() == 1 && cast->getNumResults() == 1 &&
-           isa<gpu::AsyncTokenType>(cast->getOperand(0).getType()) &&
-           isa<LLVM::LLVMPointerType>(cast->getResult(0).getType());
+  if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op)) {
+    if (cast->getNumOperands() != 1 || cast->getNumResults() != 1)
+      return false;
+    Type from = cast->getOperand(0).getType();
+    Type to = cast->getResult(0).getType();
+    return (isa<gpu::AsyncTokenType>(from) && isa<LLVM::LLVMPointerType>(to)) ||
+           (isa<LLVM::LLVMPointerType>(from) && isa<gpu::AsyncTokenType>(to));
+  }
   return isModelledRuntimeCall(op);
 }
 
@@ -53,6 +61,17 @@ FailureOr<unsigned> TraceInterpreter::eventOfPointer(Operation *user,
 
 LogicalResult TraceInterpreter::runRuntimeOp(Operation *op) {
   if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op)) {
+    if (isa<gpu::AsyncTokenType>(cast->getResult(0).getType())) {
+      FailureOr<unsigned> stream = streamOfPointer(op, cast->getOperand(0));
+      if (failed(stream))
+        return failure();
+      if (Operation *destroyer = trace.getStream(*stream).destroyer)
+        reporter.report(ProblemKind::StreamReused, op, destroyer, 0,
+                        "continues a stream that is already destroyed",
+                        "the stream is destroyed here");
+      tokenStream[cast->getResult(0)] = *stream;
+      return success();
+    }
     FailureOr<unsigned> stream = streamOf(op, cast->getOperand(0));
     if (failed(stream))
       return failure();

@@ -1,4 +1,8 @@
-// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu | FileCheck %s
+// The shapes below are those of iterations that make their own streams
+// (lend-streams=false; lent-streams.mlir has the default, where they continue
+// streams made before the loop); the referee checks both.
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu=lend-streams=false | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu=lend-streams=false --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
 // RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
 // The region form, for comparison: the host waits in every iteration.
 // RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu=carry-loop-streams=false | FileCheck %s --check-prefix=REGION

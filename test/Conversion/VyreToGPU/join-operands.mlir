@@ -1,5 +1,10 @@
-// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu | FileCheck %s
-// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu --canonicalize --cse | FileCheck %s --check-prefix=CANON
+// The joins below are those of loop bodies that make their own streams
+// (lend-streams=false): a body that continues streams made before the loop
+// waits for their tokens by events instead (lent-streams.mlir). The referee
+// checks both.
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu=lend-streams=false | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu=lend-streams=false --canonicalize --cse | FileCheck %s --check-prefix=CANON
+// RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu=lend-streams=false --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
 // RUN: vyre-opt %s --split-input-file --convert-vyre-to-gpu --canonicalize --cse --vyre-verify-gpu-streams -o /dev/null
 
 // Tests that a join names a dependency twice only where canonicalization

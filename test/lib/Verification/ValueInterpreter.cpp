@@ -1029,6 +1029,17 @@ private:
           RuntimeValue::ofHandle(Kind::Stream, get(input).token.stream);
       return success();
     }
+    // A stream's pointer cast back to a token continues that stream.
+    if (isa<LLVM::LLVMPointerType>(input.getType()) &&
+        isa<gpu::AsyncTokenType>(output.getType())) {
+      if (failed(expect(cast, input, Kind::Stream)))
+        return failure();
+      unsigned stream = get(input).handle;
+      if (queues.isDestroyed(stream))
+        return fault(cast, "continues a stream that was destroyed");
+      values[output] = RuntimeValue::ofToken(queues.tail(stream));
+      return success();
+    }
     auto type = dyn_cast<MemRefType>(output.getType());
     if (type && get(input).kind == Kind::Aggregate)
       return runDescriptorCast(cast, type);
