@@ -45,13 +45,14 @@ void VyreToGPULowering::lendStream(Value tail, ChainStart &start,
     letStreamGo(tail, loc);
     return;
   }
-  Value pointer = streams.borrowedPointer(tail);
-  if (!pointer) {
-    pointer = runtime.streamOf(tail, loc);
-    if (!streams.isLent(tail)) {
-      streams.markLent(tail);
+  // The pointer cast of the tail, made in this block, even for a borrowed
+  // stream: uses of a value from far up a deep nest cost the verifier and
+  // cse a walk up the nest each.
+  Value pointer = runtime.streamOf(tail, loc);
+  if (!streams.isLent(tail)) {
+    if (!streams.borrowedPointer(tail))
       ownedLentStreams.push_back(pointer);
-    }
+    streams.markLent(tail);
   }
   if (!llvm::is_contained(start.lent, pointer))
     start.lent.push_back(pointer);
@@ -113,7 +114,9 @@ void VyreToGPULowering::destroyExplicitStream(Value tail, bool done) {
   }
   if (!done)
     runtime.synchronizeStream(tail, loc);
-  if (borrowed && !llvm::is_contained(lentStreams, borrowed))
+  // A borrowed stream not lent on may be borrowed again here.
+  if (borrowed && !streams.isLent(tail) &&
+      !llvm::is_contained(lentStreams, borrowed))
     lentStreams.push_back(borrowed);
 }
 

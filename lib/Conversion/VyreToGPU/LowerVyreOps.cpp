@@ -325,7 +325,13 @@ static bool isOrderingCall(Operation *op) {
 
 void VyreToGPULowering::setInsertionPointAfterToken(Value token,
                                                     Location loc) {
-  Operation *point = runtime.streamOf(token, loc).getDefiningOp();
+  // The cast of the token comes right after its op, where there is one.
+  runtime.streamOf(token, loc);
+  Operation *point = token.getDefiningOp();
+  if (!point) {
+    builder.setInsertionPointToStart(cast<BlockArgument>(token).getOwner());
+    return;
+  }
   while (Operation *next = point->getNextNode()) {
     if (!isOrderingCall(next))
       break;

@@ -36,6 +36,9 @@ public:
   /// `unrealized_conversion_cast` per token, right after the op that makes
   /// it, which gpu-to-llvm folds into the stream it makes of the token.
   Value streamOf(Value token, Location loc);
+  /// `token` stands for the stream whose `!llvm.ptr` is `pointer` (it is a
+  /// cast of that pointer): `streamOf(token)` is `pointer`.
+  void setStreamOf(Value token, Value pointer) { streams[token] = pointer; }
 
   /// `mgpuEventCreate()`.
   Value createEvent(Location loc);

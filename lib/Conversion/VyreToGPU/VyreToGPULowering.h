@@ -35,6 +35,10 @@ public:
     // Every new stream is ordered after the awaited event: by a join on a
     // token that is, or by a wait of its own.
     streams.setOnNewStream([this](Value token, ArrayRef<Value> joined) {
+      // A borrowed stream's token is a cast of its pointer: calls on it take
+      // the pointer (a second cast would repeat one `cse` folds).
+      if (Value pointer = streams.borrowedPointer(token))
+        runtime.setStreamOf(token, pointer);
       if (!awaitedEvent)
         return;
       if (llvm::any_of(joined, [&](Value dependency) {

@@ -28,20 +28,17 @@ gpu.module @k {
 // CHECK-NEXT:    %[[LAST:.+]] = scf.for {{.*}} iter_args(%[[EVENT:.+]] = %{{.+}}) -> (!llvm.ptr) {
 // CHECK-NOT:       gpu.wait
 // CHECK:           %[[S1:.+]] = builtin.unrealized_conversion_cast %[[MAIN]] : !llvm.ptr to !gpu.async.token
-// CHECK-NEXT:      %[[S1P:.+]] = builtin.unrealized_conversion_cast %[[S1]] : !gpu.async.token to !llvm.ptr
-// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[S1P]], %[[EVENT]])
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[MAIN]], %[[EVENT]])
 // CHECK-NEXT:      gpu.memcpy async [%[[S1]]]
 // CHECK:           %[[S2:.+]] = builtin.unrealized_conversion_cast %[[SECOND]] : !llvm.ptr to !gpu.async.token
-// CHECK-NEXT:      %[[S2P:.+]] = builtin.unrealized_conversion_cast %[[S2]] : !gpu.async.token to !llvm.ptr
-// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[S2P]], %[[EVENT]])
+// CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[SECOND]], %[[EVENT]])
 // CHECK-NEXT:      gpu.launch_func async [%[[S2]]]
 // CHECK-NOT:       gpu.wait
 // CHECK-NOT:       mgpuStreamDestroy
 // CHECK:           scf.yield
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[AFTER:.+]] = builtin.unrealized_conversion_cast %[[SECOND]] : !llvm.ptr to !gpu.async.token
-// CHECK-NEXT:    %[[AFTERP:.+]] = builtin.unrealized_conversion_cast %[[AFTER]] : !gpu.async.token to !llvm.ptr
-// CHECK-NEXT:    llvm.call @mgpuStreamWaitEvent(%[[AFTERP]], %[[LAST]])
+// CHECK-NEXT:    llvm.call @mgpuStreamWaitEvent(%[[SECOND]], %[[LAST]])
 // CHECK-NEXT:    gpu.launch_func async [%[[AFTER]]]
 // CHECK-NOT:     mgpuEventSynchronize
 // CHECK:         llvm.call @mgpuStreamSynchronize(
@@ -137,8 +134,7 @@ gpu.module @k {
 // CHECK-NEXT:      %[[T2P:.+]] = builtin.unrealized_conversion_cast %[[T2]]
 // CHECK-NEXT:      %[[E2:.+]] = llvm.call @mgpuEventCreate()
 // CHECK-NEXT:      llvm.call @mgpuEventRecord(%[[E2]], %[[T2P]])
-// CHECK-NEXT:      %[[M:.+]] = builtin.unrealized_conversion_cast %{{.+}} : !llvm.ptr to !gpu.async.token
-// CHECK-NEXT:      %[[MP:.+]] = builtin.unrealized_conversion_cast %[[M]]
+// CHECK-NEXT:      %[[M:.+]] = builtin.unrealized_conversion_cast %[[MP:.+]] : !llvm.ptr to !gpu.async.token
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[MP]], %[[E1]])
 // CHECK-NEXT:      llvm.call @mgpuEventDestroy(%[[E1]])
 // CHECK-NEXT:      llvm.call @mgpuStreamWaitEvent(%[[MP]], %[[E2]])
