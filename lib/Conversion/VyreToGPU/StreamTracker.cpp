@@ -172,8 +172,9 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
   streams.back().block = currentBlock;
   streams.back().borrowedPointer = pointer;
   streams.back().explicit_ = pointer || !byEvent.empty();
-  streams.back().joinedByEvents =
-      pointer || (!byEvent.empty() && staying.empty());
+  // A join names a token by an event recorded right after its op: for this
+  // stream's first token, before the waits by events below.
+  streams.back().joinedByEvents = pointer || !byEvent.empty();
   tokenStream[token] = id;
   position[token] = 0;
   keptPosition[token] = 0;

@@ -75,9 +75,11 @@ public:
     return streams[streamOf(token)].borrowedPointer;
   }
   /// Whether a join may name `token`: not where its stream is borrowed, nor
-  /// where its stream's creation waited for such tokens through events
-  /// (canonicalize drops a dependency on a `gpu.wait async` without
-  /// operands from a join, and with it those waits).
+  /// where its stream's creation waited for such tokens through events (a
+  /// join records its event right after the op that made the token it
+  /// names: for the stream's first token, before those waits; and
+  /// canonicalize drops a dependency on a `gpu.wait async` without
+  /// operands from a join).
   bool mayBeNamed(Value token) const {
     return !streams[streamOf(token)].joinedByEvents;
   }

@@ -200,3 +200,15 @@ func.func @branch_borrows(%h: memref<16xf32> {vyre.pinned, llvm.noalias}, %c: i1
   vyre.dealloc %a : memref<16xf32>
   return
 }
+
+// -----
+
+// Tests, on a program of the property test (Inputs/lent-streams-join.mlir),
+// that a stream made by a join that waited for a token on a borrowed stream
+// by an event is not named by a later join: its first token does not
+// include that wait where gpu-to-llvm records a join's event. Both referees
+// run (verify=true); the lowering goes through upstream's LLVM pipeline.
+// RUN: vyre-opt %S/Inputs/lent-streams-join.mlir --vyre-to-gpu-pipeline="side-streams=1 d2h-streams=1 async-d2h=false cost-model=false async-in-place=true pipeline-depth=3 buffer-budget=128 verify=true" -o %t.join.mlir
+// RUN: mlir-opt %t.join.mlir --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-features=+ptx80 cubin-format=isa" -o %t.join.llvm.mlir
+// RUN: vyre-opt %t.join.llvm.mlir --test-vyre-stream-balance -o /dev/null
+// RUN: mlir-translate --mlir-to-llvmir %t.join.llvm.mlir -o /dev/null
