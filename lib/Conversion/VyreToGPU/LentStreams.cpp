@@ -22,7 +22,8 @@
 //    it by `mgpuStreamSynchronize`, after which it may be borrowed again.
 //    The block that retired and lent a stream of its own destroys it at its
 //    end, once (`ownedLentStreams`); at a function's end, the host waits for
-//    the last event first, which retired streams come before.
+//    the last event, which retired streams come before (or for a stream
+//    that waited for it), not for them.
 //  - No stream that allocates is borrowed: a block with a vyre.alloc after
 //    the point borrows nothing there (`mayBorrowHere`).
 //  - Where a chained loop's body needs a stream and nothing lent is left, the
@@ -33,7 +34,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "VyreToGPULowering.h"
-
 
 using namespace mlir;
 using namespace mlir::vyre;

@@ -200,9 +200,10 @@ LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
   SmallVector<unsigned> lent, others;
   for (unsigned id : streams.getBlockStreams())
     (streams.isLentStream(id) ? lent : others).push_back(id);
-  bool afterEvent = llvm::any_of(
-      streams.liveTails(others),
-      [&](Value tail) { return streams.continuesAfterEvent(tail, awaitedEvent); });
+  bool afterEvent =
+      llvm::any_of(streams.liveTails(others), [&](Value tail) {
+        return streams.continuesAfterEvent(tail, awaitedEvent);
+      });
   streams.destroyStreams(others, builder.getUnknownLoc(), state);
   if (afterEvent)
     noteAwaitedEventDone();
