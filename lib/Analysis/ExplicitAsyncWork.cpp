@@ -2,7 +2,11 @@
 
 #include "vyre/Analysis/ExplicitAsyncWork.h"
 
+#include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/VyreOps.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -103,4 +107,31 @@ vyre::getExplicitAsyncAccesses(Operation *op) {
     llvm::append_range(accesses, *own);
   }
   return accesses;
+}
+
+/// Whether `root` is a buffer of its own: an allocation no other root can
+/// name, or an argument marked `llvm.noalias`.
+static bool isDistinctAllocation(Value root) {
+  return root.getDefiningOp<gpu::AllocOp>() ||
+         root.getDefiningOp<memref::AllocOp>() ||
+         root.getDefiningOp<memref::AllocaOp>() ||
+         root.getDefiningOp<AllocOp>() ||
+         SlotAccessAnalysis::isNoAliasArgument(root);
+}
+
+/// Whether buffers with roots `lhs` and `rhs` may overlap.
+static bool mayOverlap(Value lhs, Value rhs) {
+  return lhs == rhs ||
+         (!isDistinctAllocation(lhs) && !isDistinctAllocation(rhs));
+}
+
+bool vyre::mayBuffersConflict(ArrayRef<GPUBufferAccess> lhs,
+                              ArrayRef<GPUBufferAccess> rhs) {
+  for (const GPUBufferAccess &l : lhs)
+    for (const GPUBufferAccess &r : rhs)
+      if ((l.isWrite || r.isWrite) &&
+          mayOverlap(SlotAccessAnalysis::resolveRoot(l.buffer),
+                     SlotAccessAnalysis::resolveRoot(r.buffer)))
+        return true;
+  return false;
 }

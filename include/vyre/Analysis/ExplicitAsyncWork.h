@@ -51,6 +51,14 @@ std::optional<SmallVector<GPUBufferAccess>> getGPUHostOpAccesses(Operation *op);
 std::optional<SmallVector<GPUBufferAccess>>
 getExplicitAsyncAccesses(Operation *op);
 
+/// Whether two access lists may conflict: a write on either side, to
+/// buffers that may overlap. Two buffers may overlap unless one has a root of
+/// its own (an allocation in the function, `gpu.alloc`, `memref.alloc`,
+/// `memref.alloca` or `vyre.alloc`, or an argument marked `llvm.noalias`)
+/// and the other another root.
+bool mayBuffersConflict(ArrayRef<GPUBufferAccess> lhs,
+                        ArrayRef<GPUBufferAccess> rhs);
+
 /// Whether an explicit async op names `buffer` or a view of it: the op must
 /// then be issued after whatever made the buffer.
 bool isUsedByExplicitAsyncOp(Value buffer);

@@ -214,15 +214,22 @@ def GPUAsyncRegionForSynchronousCodePass
     `vyre-gpu-async-region-for-synchronous-code`).
 
     A function that mixes the two forms keeps its explicit tokens as
-    written, and each synchronous op runs on a stream of its own that the
-    host waits for at once (`%s = gpu.wait async`, the op with `async [%s]`,
-    `gpu.wait [%t]`): the host goes on only once the op is done, as written,
-    and `gpu-to-llvm` lowers it. Before it, the host waits for explicit work
-    still in flight in its block on its buffers, as
+    written, and the synchronous ops of each block run in order on one
+    stream, asynchronous to the host, as upstream's pass would run them
+    (`%s = gpu.wait async` before the first, each with `async [%t]` of the
+    one before). The host waits for that stream (`gpu.wait [%t]`, which
+    `gpu-to-llvm` lowers to a synchronize and a destroy) only before the
+    first later op of the block that may need its work: an explicit gpu op
+    on the same buffers (a write on either side, buffers that may overlap)
+    or whose buffers are unknown, a host op whose memory effects may touch
+    them or are unknown (a call, an op with regions that has effects), and
+    the block's terminator. A synchronous op after that wait starts a new
+    stream. Before a synchronous op, the host waits for explicit work still
+    in flight in its block on its buffers, as
     `--convert-gpu-host-to-vyre` makes it wait in the functions it imports.
     A `host_shared` allocation stays synchronous (`gpu-to-llvm` lowers no
     other form), so a function with one is treated so too, with no explicit
-    token. Remark `SynchronousOpsOnOwnStreams`.
+    token. Remark `SynchronousOpsOnOneStream`.
 
     `--vyre-gpu-async-pipeline` runs it, instead of upstream's pass, on the
     functions `--convert-gpu-host-to-vyre` did not import.

@@ -3,15 +3,17 @@
 // --vyre-gpu-async-region-for-synchronous-code: upstream's
 // --gpu-async-region on the functions that hold only synchronous gpu host
 // ops, and on no function written asynchronous by hand, which it would
-// break. In a function that mixes the two, each synchronous op runs on a
-// stream of its own that the host waits for at once, after the explicit
-// work before it on its buffers: what it meant, in a form upstream lowers,
-// with the explicit tokens left as written.
+// break. In a function that mixes the two, the synchronous ops of each
+// block run in order on one stream, after the explicit work before them on
+// their buffers, and the host waits for that stream only before what may
+// need its work: what they meant, in a form upstream lowers, with the
+// explicit tokens left as written.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vyre/Conversion/Passes.h"
 
+#include "SynchronousOpsOnOneStream.h"
 #include "WaitsForExplicitWork.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -51,29 +53,6 @@ bool isSynchronousHostSharedAlloc(Operation *op) {
   return alloc && alloc.getHostShared() && isSynchronousGPUOp(op);
 }
 
-/// Makes the synchronous gpu op `op` run on a new stream of its own, which
-/// the host then waits for and destroys: `%s = gpu.wait async`, the op with
-/// `async [%s]`, `gpu.wait [%t]`. The host still goes on only once the op is
-/// done, as written, and no other token is touched. The op is rebuilt with a
-/// token result, as upstream's pass rebuilds it.
-void runOnStreamOfItsOwn(Operation *op) {
-  OpBuilder builder(op);
-  Location loc = op->getLoc();
-  auto tokenType = builder.getType<gpu::AsyncTokenType>();
-  Value stream =
-      gpu::WaitOp::create(builder, loc, tokenType, ValueRange()).getAsyncToken();
-  cast<gpu::AsyncOpInterface>(op).addAsyncDependency(stream);
-  OperationState state(loc, op->getName());
-  state.addOperands(op->getOperands());
-  state.addAttributes(op->getAttrs());
-  state.addTypes(op->getResultTypes());
-  state.addTypes(tokenType);
-  Operation *async = builder.create(state);
-  op->replaceAllUsesWith(async->getResults().drop_back());
-  gpu::WaitOp::create(builder, loc, Type(), async->getResults().back());
-  op->erase();
-}
-
 struct GPUAsyncRegionForSynchronousCodePass
     : public vyre::impl::GPUAsyncRegionForSynchronousCodePassBase<
           GPUAsyncRegionForSynchronousCodePass> {
@@ -86,7 +65,6 @@ struct GPUAsyncRegionForSynchronousCodePass
   void runOnOperation() override {
     func::FuncOp function = getOperation();
     bool synchronous = false, asynchronous = false, hostShared = false;
-    SmallVector<Operation *> synchronousOps;
     function.walk<WalkOrder::PreOrder>([&](Operation *op) {
       // Device code is the kernels' own.
       if (isa<gpu::LaunchOp>(op))
@@ -97,9 +75,6 @@ struct GPUAsyncRegionForSynchronousCodePass
       }
       if (isSynchronousGPUOp(op)) {
         synchronous = true;
-        // A wait on nothing does nothing.
-        if (!isa<gpu::WaitOp>(op))
-          synchronousOps.push_back(op);
       } else if (isa<gpu::AsyncOpInterface>(op)) {
         asynchronous = true;
       }
@@ -114,19 +89,24 @@ struct GPUAsyncRegionForSynchronousCodePass
       // on its buffers.
       SmallVector<Block *> blocks;
       function.walk([&](Block *block) { blocks.push_back(block); });
-      unsigned waits = 0;
+      llvm::erase_if(blocks, [](Block *block) {
+        return block->getParentOp()->getParentOfType<gpu::LaunchOp>() ||
+               isa<gpu::LaunchOp>(block->getParentOp());
+      });
+      // A wait on nothing does nothing; a synchronous host_shared
+      // allocation stays as it is.
+      auto onChain = [](Operation *op) {
+        return isSynchronousGPUOp(op) && !isa<gpu::WaitOp>(op) &&
+               !isSynchronousHostSharedAlloc(op);
+      };
+      unsigned waits = 0, chained = 0;
       for (Block *block : blocks)
-        if (!block->getParentOp()->getParentOfType<gpu::LaunchOp>() &&
-            !isa<gpu::LaunchOp>(block->getParentOp()))
-          waits += waitForExplicitWorkBeforeSynchronousOps(
-              *block, [](Operation *op) {
-                return isSynchronousGPUOp(op) && !isa<gpu::WaitOp>(op);
-              });
-      for (Operation *op : synchronousOps)
-        runOnStreamOfItsOwn(op);
+        waits += waitForExplicitWorkBeforeSynchronousOps(*block, onChain);
+      for (Block *block : blocks)
+        chained += runSynchronousOpsOnOneStream(*block, onChain);
       if (auto remark = remark::analysis(
               function.getLoc(),
-              remark::RemarkOpts::name("SynchronousOpsOnOwnStreams")
+              remark::RemarkOpts::name("SynchronousOpsOnOneStream")
                   .category(getArgument())
                   .function(function.getName())))
         remark << std::string(asynchronous
@@ -134,9 +114,10 @@ struct GPUAsyncRegionForSynchronousCodePass
                                     "with "
                                   : "the function allocates host_shared "
                                     "memory beside ") +
-                      std::to_string(synchronousOps.size()) +
-                      " synchronous gpu host op(s): each runs on a stream of "
-                      "its own that the host waits for at once, after " +
+                      std::to_string(chained) +
+                      " synchronous gpu host op(s): they run in order on one "
+                      "stream per block, which the host waits for only "
+                      "before an op that may need their work, after " +
                       std::to_string(waits) +
                       " wait(s) for explicit work on its buffers; explicit "
                       "tokens and host_shared allocations are left as "

@@ -3,7 +3,6 @@
 #include "WaitsForExplicitWork.h"
 
 #include "vyre/Analysis/ExplicitAsyncWork.h"
-#include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -18,22 +17,6 @@ using namespace mlir::vyre;
 /// How many explicit ops in flight a synchronous op is compared with, at
 /// most.
 static constexpr size_t kMaxComparedInFlight = 64;
-
-/// Whether `root` is a buffer of its own: an allocation no other root can
-/// name, or an argument marked `llvm.noalias`.
-static bool isDistinctAllocation(Value root) {
-  return root.getDefiningOp<gpu::AllocOp>() ||
-         root.getDefiningOp<memref::AllocOp>() ||
-         root.getDefiningOp<memref::AllocaOp>() ||
-         root.getDefiningOp<AllocOp>() ||
-         SlotAccessAnalysis::isNoAliasArgument(root);
-}
-
-/// Whether buffers with roots `lhs` and `rhs` may overlap.
-static bool mayOverlap(Value lhs, Value rhs) {
-  return lhs == rhs ||
-         (!isDistinctAllocation(lhs) && !isDistinctAllocation(rhs));
-}
 
 /// Whether `op` runs work the host waits for, as written: an op
 /// `isSynchronous` accepts, or a call (its callee may hold such ops).
@@ -62,19 +45,6 @@ synchronousAccesses(Operation *op,
   if (walk.wasInterrupted())
     return std::nullopt;
   return accesses;
-}
-
-/// Whether two access lists may conflict: a write and another access to
-/// buffers that may overlap.
-static bool mayConflict(ArrayRef<GPUBufferAccess> lhs,
-                        ArrayRef<GPUBufferAccess> rhs) {
-  for (const GPUBufferAccess &l : lhs)
-    for (const GPUBufferAccess &r : rhs)
-      if ((l.isWrite || r.isWrite) &&
-          mayOverlap(SlotAccessAnalysis::resolveRoot(l.buffer),
-                     SlotAccessAnalysis::resolveRoot(r.buffer)))
-        return true;
-  return false;
 }
 
 /// Drops from `tokens` each token another one comes after (`done`: work
@@ -140,7 +110,7 @@ unsigned mlir::vyre::waitForExplicitWorkBeforeSynchronousOps(
       std::optional<SmallVector<GPUBufferAccess>> accesses;
       if (synchronous)
         accesses = getExplicitAsyncAccesses(explicitOp);
-      if (!synchronous || !accesses || mayConflict(*synchronous, *accesses))
+      if (!synchronous || !accesses || mayBuffersConflict(*synchronous, *accesses))
         tokens.push_back(
             cast<gpu::AsyncOpInterface>(explicitOp).getAsyncToken());
     }
@@ -150,11 +120,11 @@ unsigned mlir::vyre::waitForExplicitWorkBeforeSynchronousOps(
     if (tokens.size() == 1)
       tokens.push_back(tokens.front());
     OpBuilder builder(&op);
-    Value join = gpu::WaitOp::create(builder, op.getLoc(),
-                                     builder.getType<gpu::AsyncTokenType>(),
-                                     tokens)
-                     .getAsyncToken();
-    gpu::WaitOp::create(builder, op.getLoc(), Type(), join);
+    auto join = gpu::WaitOp::create(
+        builder, op.getLoc(), builder.getType<gpu::AsyncTokenType>(), tokens);
+    join->setAttr(VyreDialect::getHostWaitJoinAttrName(),
+                  builder.getUnitAttr());
+    gpu::WaitOp::create(builder, op.getLoc(), Type(), join.getAsyncToken());
     ++waits;
     retire(tokens);
   }

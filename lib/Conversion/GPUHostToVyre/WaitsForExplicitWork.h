@@ -25,8 +25,9 @@ namespace mlir::vyre {
 /// allocation in the function or an argument marked `llvm.noalias`, or both
 /// have the same root). The wait joins the work's tokens
 /// (`%j = gpu.wait async [%t, ...]`, a token named twice if alone, which
-/// `canonicalize` does not fold) and blocks on the join (`gpu.wait [%j]`),
-/// so the explicit streams stay alive for the function's own waits. Returns
+/// `canonicalize` does not fold; marked `vyre.host_wait_join`) and blocks on
+/// the join (`gpu.wait [%j]`), so the explicit streams stay alive for the
+/// function's own waits. Returns
 /// how many waits it inserted.
 unsigned waitForExplicitWorkBeforeSynchronousOps(
     Block &top, llvm::function_ref<bool(Operation *)> isSynchronous);

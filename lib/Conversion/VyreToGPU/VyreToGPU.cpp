@@ -52,6 +52,7 @@
 #include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/TokenContract.h"
 
+#include "HostWaitJoins.h"
 #include "VyreToGPULowering.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -376,14 +377,16 @@ struct ConvertVyreToGPUPass
     });
     if (reliesOnStreams || failed(diagnoseVyreOpsInDeviceCode(module)))
       return signalPassFailure();
-    bool droppedSummaries = dropVyreAttributes(module);
+    bool changedAttributes = dropVyreAttributes(module);
+    // Waits the import made for explicit work: one stream each, no join.
+    changedAttributes |= vyre_to_gpu::lowerHostWaitJoins(module);
     bool hasVyre = false;
     module.walk([&](Operation *op) {
       if (isa<VyreDialect>(op->getDialect()))
         hasVyre = true;
     });
     if (!hasVyre) {
-      if (!droppedSummaries)
+      if (!changedAttributes)
         markAllAnalysesPreserved();
       return;
     }

@@ -2,7 +2,9 @@
 
 // How the drop-in orders vyre's work with the explicit work of a function
 // that mixes gpu ops written with tokens and synchronous ones, checked by
-// both referees (verify=true).
+// both referees (verify=true). Where the host waits for one explicit
+// token, it synchronizes that token's stream (the import's join of the token
+// with itself is lowered so), which the author goes on using.
 
 // Tests that an explicit launch on a buffer vyre allocates is issued after
 // the allocation: the host waits for it.
@@ -47,8 +49,8 @@ module attributes {gpu.container_module} {
     %s = gpu.wait async
     // CHECK: %[[T:.+]] = gpu.launch_func async
     %t = gpu.launch_func async [%s] @k::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<1024xf32>)
-    // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[T]], %[[T]]]
-    // CHECK-NEXT: gpu.wait [%[[J]]]
+    // CHECK-NEXT: %[[P:.+]] = builtin.unrealized_conversion_cast %[[T]] : !gpu.async.token to !llvm.ptr
+    // CHECK-NEXT: llvm.call @mgpuStreamSynchronize(%[[P]])
     // CHECK-NEXT: call @g
     func.call @g(%d) : (memref<1024xf32>) -> ()
     gpu.wait [%t]
@@ -112,8 +114,8 @@ module attributes {gpu.container_module} {
     // CHECK: %[[A:.+]] = gpu.launch_func async [%{{.+}}] @k::@spin
     %s0 = gpu.wait async
     %a = gpu.launch_func async [%s0] @k::@spin blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%flags : memref<2xi32>, %c0 : index, %c1 : index)
-    // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[A]], %[[A]]]
-    // CHECK-NEXT: gpu.wait [%[[J]]]
+    // CHECK-NEXT: %[[P:.+]] = builtin.unrealized_conversion_cast %[[A]] : !gpu.async.token to !llvm.ptr
+    // CHECK-NEXT: llvm.call @mgpuStreamSynchronize(%[[P]])
     gpu.memcpy %o, %d : memref<64xf32>, memref<64xf32>
     %s1 = gpu.wait async
     %b = gpu.launch_func async [%s1] @k::@spin blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%flags : memref<2xi32>, %c1 : index, %c0 : index)
@@ -128,22 +130,32 @@ module attributes {gpu.container_module} {
 
 // Tests that where the function is not imported (a gpu.memset), a
 // host_shared allocation stays synchronous (gpu-to-llvm lowers no other),
-// and the memset, on a stream of its own, waits for the explicit copy into
-// the same buffer.
+// the synchronous ops run on one stream, the host waits for the allocation
+// before the explicit copy into the buffer is issued, and the memset, on a
+// new stream, waits for that copy.
 module attributes {gpu.container_module} {
   // CHECK-LABEL: func.func @fallback
   func.func @fallback(%h: memref<64xf32>) {
     %zero = arith.constant 0.0 : f32
     // CHECK: gpu.alloc host_shared () : memref<64xf32>
+    // CHECK-NEXT: %[[S0:.+]] = gpu.wait async
+    // CHECK-NEXT: %{{.+}}, %[[A:.+]] = gpu.alloc async [%[[S0]]]
     %m = gpu.alloc host_shared () : memref<64xf32>
     %d = gpu.alloc () : memref<64xf32>
+    // CHECK-NEXT: %[[E:.+]] = gpu.wait async
+    // CHECK-NEXT: gpu.wait [%[[A]]]
     %s = gpu.wait async
-    // CHECK: %[[C:.+]] = gpu.memcpy async
+    // CHECK-NEXT: %[[C:.+]] = gpu.memcpy async [%[[E]]]
     %c = gpu.memcpy async [%s] %d, %h : memref<64xf32>, memref<64xf32>
-    // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[C]], %[[C]]]
-    // CHECK-NEXT: gpu.wait [%[[J]]]
+    // CHECK-NEXT: %[[P:.+]] = builtin.unrealized_conversion_cast %[[C]] : !gpu.async.token to !llvm.ptr
+    // CHECK-NEXT: llvm.call @mgpuStreamSynchronize(%[[P]])
     // CHECK-NEXT: %[[S:.+]] = gpu.wait async
-    // CHECK-NEXT: gpu.memset async [%[[S]]]
+    // CHECK-NEXT: %[[M:.+]] = gpu.memset async [%[[S]]]
+    // CHECK-NEXT: gpu.wait [%[[C]]]
+    // CHECK-NEXT: %[[F:.+]] = gpu.dealloc async [%[[M]]]
+    // CHECK-NEXT: %[[G:.+]] = gpu.dealloc async [%[[F]]]
+    // CHECK-NEXT: gpu.wait [%[[G]]]
+    // CHECK-NEXT: return
     gpu.memset %d, %zero : memref<64xf32>, f32
     gpu.wait [%c]
     gpu.dealloc %d : memref<64xf32>
@@ -156,7 +168,8 @@ module attributes {gpu.container_module} {
 
 // Tests that in a function left as written, explicit work in flight inside
 // a loop's body is waited for before the body's synchronous memset on the
-// same buffer, which then runs on a stream of its own.
+// same buffer, which then runs on a stream of the body's, waited for at the
+// body's end.
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @scale(%x: memref<64xf32>) kernel {
@@ -177,10 +190,13 @@ module attributes {gpu.container_module} {
       %s = gpu.wait async
       // CHECK: %[[K:.+]] = gpu.launch_func async
       %k = gpu.launch_func async [%s] @k::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<64xf32>)
-      // CHECK-NEXT: %[[J:.+]] = gpu.wait async [%[[K]], %[[K]]]
-      // CHECK-NEXT: gpu.wait [%[[J]]]
+      // CHECK-NEXT: %[[P:.+]] = builtin.unrealized_conversion_cast %[[K]] : !gpu.async.token to !llvm.ptr
+      // CHECK-NEXT: llvm.call @mgpuStreamSynchronize(%[[P]])
       // CHECK-NEXT: %[[S:.+]] = gpu.wait async
-      // CHECK-NEXT: gpu.memset async [%[[S]]]
+      // CHECK-NEXT: %[[M:.+]] = gpu.memset async [%[[S]]]
+      // CHECK-NEXT: gpu.wait [%[[K]]]
+      // CHECK-NEXT: gpu.wait [%[[M]]]
+      // CHECK-NEXT: }
       gpu.memset %d, %zero : memref<64xf32>, f32
       gpu.wait [%k]
     }
@@ -194,7 +210,8 @@ module attributes {gpu.container_module} {
 // Tests that a synchronous function left as written (a gpu.memset) with a
 // host_shared allocation does not get upstream's pass, which would make the
 // allocation asynchronous (gpu-to-llvm lowers no such form): its other
-// synchronous ops run on streams of their own.
+// synchronous ops run on one stream, which the host waits for before it
+// reads the buffer, and a new one after.
 module attributes {gpu.container_module} {
   // CHECK-LABEL: func.func @host_shared_not_imported
   func.func @host_shared_not_imported() -> f32 {
@@ -205,9 +222,68 @@ module attributes {gpu.container_module} {
     // CHECK-NEXT: %[[S:.+]] = gpu.wait async
     // CHECK-NEXT: %[[M:.+]] = gpu.memset async [%[[S]]]
     // CHECK-NEXT: gpu.wait [%[[M]]]
+    // CHECK-NEXT: memref.load
+    // CHECK-NEXT: %[[S1:.+]] = gpu.wait async
+    // CHECK-NEXT: %[[F:.+]] = gpu.dealloc async [%[[S1]]]
+    // CHECK-NEXT: gpu.wait [%[[F]]]
     gpu.memset %m, %zero : memref<64xf32>, f32
     %v = memref.load %m[%c0] : memref<64xf32>
     gpu.dealloc %m : memref<64xf32>
     return %v : f32
+  }
+}
+
+// -----
+
+// Tests that in a function left as written, the host waits for the stream
+// of its synchronous ops only before an op that may need their work: not
+// before a store to a host buffer of its own, a pure op, or a read of the
+// copy's source, but before a write to that source, and before a read of
+// what a copy wrote.
+module attributes {gpu.container_module} {
+  // CHECK-LABEL: func.func @chain_waits_where_needed
+  func.func @chain_waits_where_needed(%h: memref<64xf32>, %x: f32) -> f32 {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %local = memref.alloc () : memref<64xf32>
+    %d = gpu.alloc () : memref<64xf32>
+    %s = gpu.wait async
+    %e = gpu.memset async [%s] %d, %zero : memref<64xf32>, f32
+    gpu.wait [%e]
+    // CHECK:      %[[LOCAL:.+]] = memref.alloc
+    // CHECK:      gpu.memset async
+    // CHECK-NEXT: gpu.wait
+    // CHECK-NEXT: %[[S:.+]] = gpu.wait async
+    // CHECK-NEXT: %{{.+}}, %[[A:.+]] = gpu.alloc async [%[[S]]]
+    // CHECK-NEXT: %[[C:.+]] = gpu.memcpy async [%[[A]]]
+    // CHECK-NEXT: memref.store %{{.+}}, %[[LOCAL]][
+    // CHECK-NEXT: %[[Y:.+]] = arith.addf
+    // CHECK-NEXT: memref.load %arg0
+    // CHECK-NEXT: gpu.wait [%[[C]]]
+    // CHECK-NEXT: memref.store %[[Y]], %arg0
+    %d2 = gpu.alloc () : memref<64xf32>
+    gpu.memcpy %d2, %h : memref<64xf32>, memref<64xf32>
+    memref.store %x, %local[%c0] : memref<64xf32>
+    %y = arith.addf %x, %x : f32
+    %v = memref.load %h[%c0] : memref<64xf32>
+    memref.store %y, %h[%c0] : memref<64xf32>
+    // CHECK-NEXT: %[[S2:.+]] = gpu.wait async
+    // CHECK-NEXT: %[[B:.+]] = gpu.memcpy async [%[[S2]]] %[[LOCAL]]
+    // CHECK-NEXT: gpu.wait [%[[B]]]
+    // CHECK-NEXT: memref.load %[[LOCAL]]
+    // CHECK-NEXT: %[[S3:.+]] = gpu.wait async
+    // CHECK-NEXT: %[[F:.+]] = gpu.dealloc async [%[[S3]]]
+    // CHECK-NEXT: %[[G:.+]] = gpu.dealloc async [%[[F]]]
+    // CHECK-NEXT: memref.dealloc %[[LOCAL]]
+    // CHECK-NEXT: arith.addf
+    // CHECK-NEXT: gpu.wait [%[[G]]]
+    // CHECK-NEXT: return
+    gpu.memcpy %local, %d2 : memref<64xf32>, memref<64xf32>
+    %w = memref.load %local[%c0] : memref<64xf32>
+    gpu.dealloc %d2 : memref<64xf32>
+    gpu.dealloc %d : memref<64xf32>
+    memref.dealloc %local : memref<64xf32>
+    %r = arith.addf %v, %w : f32
+    return %r : f32
   }
 }

@@ -427,3 +427,24 @@ gpu.module @k {
 // expected-error @+1 {{'vyre.access' must be on a kernel function}}
 gpu.module @k attributes {vyre.access = []} {
 }
+
+// -----
+
+// Tests that vyre.host_wait_join marks only a join of tokens.
+func.func @host_wait_join_without_tokens() {
+  // expected-error @+1 {{'vyre.host_wait_join' is a unit attribute of a gpu.wait async on tokens}}
+  %s = gpu.wait async {vyre.host_wait_join}
+  gpu.wait [%s]
+  return
+}
+
+// -----
+
+// Tests that vyre.host_wait_join is a unit attribute.
+func.func @host_wait_join_not_unit() {
+  %s = gpu.wait async
+  // expected-error @+1 {{'vyre.host_wait_join' is a unit attribute of a gpu.wait async on tokens}}
+  %j = gpu.wait async [%s, %s] {vyre.host_wait_join = 1 : i32}
+  gpu.wait [%j]
+  return
+}

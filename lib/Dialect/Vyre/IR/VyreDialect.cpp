@@ -3,6 +3,7 @@
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -98,6 +99,14 @@ LogicalResult VyreDialect::verifyOperationAttribute(Operation *op,
       !isa<UnitAttr>(attribute.getValue()))
     return op->emitError("'")
            << getWrittenAsyncAttrName() << "' is a unit attribute";
+  if (attribute.getName() == getHostWaitJoinAttrName()) {
+    auto join = dyn_cast<gpu::WaitOp>(op);
+    if (!isa<UnitAttr>(attribute.getValue()) || !join ||
+        !join.getAsyncToken() || join.getAsyncDependencies().empty())
+      return op->emitError("'")
+             << getHostWaitJoinAttrName()
+             << "' is a unit attribute of a gpu.wait async on tokens";
+  }
   return success();
 }
 

@@ -82,6 +82,15 @@ def Vyre_Dialect : Dialect {
       return ::llvm::StringLiteral("vyre.written_async");
     }
 
+    /// `vyre.host_wait_join` (unit) on a `gpu.wait async [%t, ...]`: the
+    /// import made the join only for the blocking `gpu.wait` on it that
+    /// follows (the host waits for explicit work). --convert-vyre-to-gpu
+    /// lowers a pair whose tokens are one token to a synchronize of that
+    /// token's stream, without making a stream for the join.
+    static constexpr ::llvm::StringLiteral getHostWaitJoinAttrName() {
+      return ::llvm::StringLiteral("vyre.host_wait_join");
+    }
+
   private:
     void registerAttributes();
     void registerTypes();
