@@ -12,6 +12,11 @@
 using namespace mlir;
 using namespace mlir::vyre;
 
+/// How many accesses of a chain later ops are compared with, at most: past
+/// that, what the chain touches is taken as unknown (the next op with
+/// effects waits for it), which keeps the cost linear in the block.
+static constexpr size_t kMaxComparedChainAccesses = 128;
+
 /// Rebuilds the synchronous gpu op `op` with `async [dependency]` and a token
 /// result, as upstream's pass rebuilds it; returns the new op.
 static Operation *makeAsynchronous(Operation *op, Value dependency) {
@@ -72,7 +77,8 @@ unsigned mlir::vyre::runSynchronousOpsOnOneStream(
       chain = async->getResults().back();
       std::optional<SmallVector<GPUBufferAccess>> own =
           getGPUHostOpAccesses(async);
-      if (!own)
+      if (!own || (chainAccesses && chainAccesses->size() + own->size() >
+                                        kMaxComparedChainAccesses))
         chainAccesses.reset();
       else if (chainAccesses)
         llvm::append_range(*chainAccesses, *own);
