@@ -41,7 +41,9 @@ private:
   void noteFirstWait(PlannedCopy *copy, PlanOp waiter, OrderReason reason,
                      unsigned kernels);
   void orderBefore(Operation *op, const OpFootprint &footprint,
-                   OpenCopies &open);
+                   const AccessSummary &leftInFlight, OpenCopies &open);
+  const AccessSummary &mainStreamSlots(Operation *op);
+  bool isSyncedByEndOfBlock(Operation &op);
   void planMainStreamSync(Block *block, Operation *before, Location loc);
   void mainStreamDone(OpenCopies &open);
   SmallVector<unsigned> minimalCopies(ArrayRef<PlannedCopy *> copies);
@@ -59,6 +61,8 @@ private:
   const SlotAccessAnalysis &slots;
   /// Planned waits after which a vyre.record is planned.
   DenseSet<unsigned> recordAfterWait;
+  /// What each loop or branch leaves on the main stream (mainStreamSlots).
+  DenseMap<Operation *, AccessSummary> mainStreamSlotsOf;
 };
 
 } // namespace
@@ -75,7 +79,7 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
     // Device code gets no host waits: the op as a whole waits before it.
     if (op.getNumRegions() != 0 && !hasDeviceCodeRegions(&op)) {
       AccessSummary nestedInFlight = open.mainInFlight;
-      nestedInFlight.merge(context.footprints.get(&op).device.slots);
+      nestedInFlight.merge(mainStreamSlots(&op));
       for (Region &region : op.getRegions())
         for (Block &nested : region)
           planBlock(nested, nestedInFlight);
@@ -90,7 +94,10 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
     } else {
       OpFootprint footprint = context.footprints.get(&op);
       if (!footprint.isEmpty())
-        orderBefore(&op, footprint, open);
+        orderBefore(&op, footprint,
+                    op.getNumRegions() != 0 ? mainStreamSlots(&op)
+                                            : footprint.device.slots,
+                    open);
       open.kernels += footprint.numKernels;
     }
     startCopiesAfter(block, &op, open);
@@ -187,6 +194,7 @@ static bool touchesMainWork(const OpFootprint &footprint,
 }
 
 void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
+                                  const AccessSummary &leftInFlight,
                                   OpenCopies &open) {
   Orders orders;
   open.collectSlotConflicts(footprint.device.slots, /*onHost=*/false, orders);
@@ -232,7 +240,61 @@ void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
   if (streamOp && streamOp.getStreamIndex() && streamOp.blocksHost())
     mainStreamDone(open);
   else
-    open.mainInFlight.merge(footprint.device.slots);
+    open.mainInFlight.merge(leftInFlight);
+}
+
+static bool isInDeviceOnlyLoop(Block &block);
+
+/// Whether `op` is a copy moved off the main stream that the host waits for
+/// before the end of its block if that block is not in a device-only loop
+/// (joinAtEnd): a copy to the host, or a copy from a host buffer the
+/// function may write.
+bool OrderingPlanner::isSyncedByEndOfBlock(Operation &op) {
+  if (!context.replaced.contains(&op))
+    return false;
+  if (isa<CopyD2HOp>(op))
+    return true;
+  auto copy = dyn_cast<CopyH2DOp>(op);
+  return copy && context.mayBeWrittenInFunction(
+                     SlotAccessAnalysis::resolveRoot(copy.getSource()));
+}
+
+/// The slots the loop or branch `op` may leave busy on the main stream: its
+/// ops' device footprint, without the copies moved off the main stream that
+/// the host waits for before their block ends (isSyncedByEndOfBlock), in
+/// blocks outside device-only loops: none of them is in flight after `op`,
+/// nor at the start of the next iteration. Counting them made a host op
+/// that touches such a copy's host buffer (a read of a loss copied back, an
+/// exchange call that writes the buffer the next halo comes from) wait for
+/// the whole main stream, kernels that have nothing to do with it included,
+/// after the copy's own wait.
+const AccessSummary &OrderingPlanner::mainStreamSlots(Operation *op) {
+  if (auto known = mainStreamSlotsOf.find(op); known != mainStreamSlotsOf.end())
+    return known->second;
+  AccessSummary slots;
+  if (!isa<scf::ForOp, scf::IfOp>(op)) {
+    slots = context.footprints.get(op).device.slots;
+  } else {
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        // Asked only of blocks with such a copy: it walks the block.
+        std::optional<bool> hostWaitsAtEnd;
+        for (Operation &nested : block) {
+          ++context.steps;
+          if (isSyncedByEndOfBlock(nested)) {
+            if (!hostWaitsAtEnd)
+              hostWaitsAtEnd = !isInDeviceOnlyLoop(block);
+            if (*hostWaitsAtEnd)
+              continue;
+          }
+          if (nested.getNumRegions() != 0)
+            slots.merge(mainStreamSlots(&nested));
+          else
+            slots.merge(context.footprints.get(&nested).device.slots);
+        }
+      }
+  }
+  return mainStreamSlotsOf[op] = std::move(slots);
 }
 
 /// Plans a wait of the host for the main stream before `before`, unless
