@@ -68,16 +68,16 @@ func.func @hoist_above_kernel(%h: memref<16xf32>) {
 }
 
 // Tests two copies from one host buffer: reads do not conflict, both hoist
-// above an unrelated kernel. The copy nothing reads is joined at the return.
+// above an unrelated kernel (the one into %b first: it is needed first). The
+// copy nothing reads is joined at the return.
 // CHECK-LABEL: func.func @two_copies_one_host_buffer
 func.func @two_copies_one_host_buffer(%h: memref<16xf32>) {
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<16xf32>
   %b = vyre.alloc : memref<16xf32>
   %c = vyre.alloc : memref<16xf32>
-  // CHECK: %[[TA:.+]] = vyre.copy_h2d_async %[[H:[^ ]+]] to %[[A:[^ ]+]] on
-  // CHECK-NEXT: vyre.alloc
-  // CHECK-NEXT: %[[TB:.+]] = vyre.copy_h2d_async %[[H]] to %[[B:[^ ]+]] on
+  // CHECK: %[[TB:.+]] = vyre.copy_h2d_async %[[H:[^ ]+]] to %[[B:[^ ]+]] on
+  // CHECK-NEXT: %[[TA:.+]] = vyre.copy_h2d_async %[[H]] to %[[A:[^ ]+]] on
   // CHECK-NEXT: vyre.alloc
   // CHECK-NEXT: vyre.dispatch @k::@write
   // CHECK-NEXT: vyre.wait %[[TB]]

@@ -3,7 +3,7 @@
 // RUN: vyre-opt %s --split-input-file --test-vyre-value-digest="index=3" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input
 // RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | vyre-opt --split-input-file --test-vyre-value-digest="index=3 interleaving=lazy" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered
 // RUN: cat %t.input %t.lowered | FileCheck %s --check-prefix=VALUES
-// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline | mlir-opt --split-input-file --gpu-to-llvm -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline | mlir-opt --split-input-file --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-features=+ptx80 cubin-format=isa" | vyre-opt --split-input-file --test-vyre-stream-balance -o /dev/null
 
 // The host waits for the main stream in a loop's body only where a later op
 // of the body needs it. A copy moved off the main stream, which the host

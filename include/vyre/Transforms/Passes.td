@@ -75,6 +75,14 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     `cost-model=false` moves every copy it may. The defaults are those of
     `--vyre-simulate`.
 
+    **Copies in the order they are needed.** With `order-copies` (the
+    default), each run of consecutive copies into the device in a block is
+    issued in the order of the copies' first consumers (the first later op
+    that touches the destination, or may touch anything), before planning:
+    on a side stream a copy waits for every copy issued before it. Copies
+    where one writes a slot the other touches keep their order; a copy into
+    a function argument keeps its place. Remark `CopiesOrderedByNeed`.
+
     **Copies left in place.** With `async-in-place` (the default), every
     copy that stays on the main stream becomes `vyre.copy_h2d_async` or
     `vyre.copy_d2h_async` on stream 0, as `--vyre-async-in-place` makes it:
@@ -120,6 +128,10 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
            "wait: the host waits only before an op that touches their "
            "buffers (as --vyre-async-in-place; false: the host waits for "
            "each)">,
+    Option<"orderCopies", "order-copies", "bool", /*default=*/"true",
+           "Issue each run of consecutive copies into the device in the "
+           "order their first consumers need them, where nothing orders "
+           "them among themselves (false: the input's order)">,
     Option<"costModel", "cost-model", "bool", /*default=*/"true",
            "Leave a copy in place where the modelled saving of moving it is "
            "below the overhead of moving it (false: move every copy it may)">,

@@ -119,6 +119,16 @@ void overlap::emitHandWrittenAsyncRemark(FunctionOpInterface function) {
          "hand-written ones is not planned)";
 }
 
+void overlap::emitCopiesOrderedRemark(FunctionOpInterface function,
+                                      unsigned moved) {
+  remark::analysis(function.getLoc(),
+                   remarkOptions(function, "CopiesOrderedByNeed"))
+      << std::to_string(moved) +
+             " copies issued in the order their first consumers need them: "
+             "nothing ordered them among themselves, and on a side stream a "
+             "copy waits for every copy issued before it";
+}
+
 void overlap::emitCopyDeclinedRemark(FunctionOpInterface function,
                                      Operation *copy,
                                      const CopyCostVerdict &verdict) {

@@ -17,6 +17,7 @@
 #include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 #include "vyre/Transforms/OverlapCopies/CopyRemarks.h"
+#include "vyre/Transforms/OverlapCopies/OrderCopiesByNeed.h"
 
 namespace mlir::vyre {
 #define GEN_PASS_DEF_OVERLAPCOPIESPASS
@@ -74,6 +75,9 @@ struct OverlapCopiesPass
       return signalPassFailure();
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
     overlap::emitKernelSummaryRemarks(function, slots);
+    if (orderCopies)
+      if (unsigned moved = overlap::orderCopiesByNeed(function, slots))
+        overlap::emitCopiesOrderedRemark(function, moved);
     overlap::emitUnknownCallRemarks(function);
     // Copies into the host written asynchronously by hand are not ordered
     // against those this pass would make asynchronous: it keeps those

@@ -25,6 +25,10 @@ void emitPlanRemarks(const CopyPlan &plan);
 /// copies into the host stay on the main stream.
 void emitHandWrittenAsyncRemark(FunctionOpInterface function);
 
+/// An analysis remark `CopiesOrderedByNeed`: `moved` copies of `function`
+/// were issued in the order their first consumers need them.
+void emitCopiesOrderedRemark(FunctionOpInterface function, unsigned moved);
+
 /// Says that the cost model left `copy` in place, and why.
 void emitCopyDeclinedRemark(FunctionOpInterface function, Operation *copy,
                             const CopyCostVerdict &verdict);

@@ -1,0 +1,155 @@
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false order-copies=false" | FileCheck %s --check-prefix=INPUT-ORDER
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false --remarks-filter=overlap-copies 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --overlap-copies --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --split-input-file --test-vyre-value-digest="index=3" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | vyre-opt --split-input-file --test-vyre-value-digest="index=3 interleaving=lazy" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered
+// RUN: cat %t.input %t.lowered | FileCheck %s --check-prefix=VALUES
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline | mlir-opt --split-input-file --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-features=+ptx80 cubin-format=isa" | vyre-opt --split-input-file --test-vyre-stream-balance -o /dev/null
+
+// --overlap-copies issues a run of consecutive copies into the device in the
+// order their first consumers need them (order-copies, on by default): on a
+// side stream a copy waits for every copy issued before it, and the input's
+// order among copies that nothing orders is not a constraint.
+
+// VALUES: remark: digest [[A:0x[0-9a-f]+]]
+// VALUES: remark: digest [[B:0x[0-9a-f]+]]
+// VALUES: remark: digest [[C:0x[0-9a-f]+]]
+// VALUES: remark: digest [[A]]
+// VALUES: remark: digest [[B]]
+// VALUES: remark: digest [[C]]
+
+// Tests a model load: the second layer's weights, then the first layer's,
+// then the input. The first layer's weights and the input are issued first
+// (the two are needed by the same kernel: input order between them), the
+// second layer's weights last.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @layer(%x: memref<64xf32>, %w: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %xv = memref.load %x[%c0] : memref<64xf32>
+      %wv = memref.load %w[%c0] : memref<64xf32>
+      %s = arith.addf %xv, %wv : f32
+      memref.store %s, %x[%c0] : memref<64xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @model_load
+  // INPUT-ORDER-LABEL: func.func @model_load
+  // REMARK: remark: [Analysis] CopiesOrderedByNeed | Category:overlap-copies | Function=model_load | Remark="3 copies issued in the order their first consumers need them
+  func.func @model_load(%in: memref<64xf32> {vyre.pinned, llvm.noalias},
+                        %hw0: memref<64xf32> {vyre.pinned, llvm.noalias},
+                        %hw1: memref<64xf32> {vyre.pinned, llvm.noalias},
+                        %out: memref<64xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+    %c1 = arith.constant 1 : index
+    %x = vyre.alloc : memref<64xf32>
+    %w0 = vyre.alloc : memref<64xf32>
+    %w1 = vyre.alloc : memref<64xf32>
+    // CHECK:      vyre.copy_h2d_async %arg1 to
+    // CHECK-NEXT: vyre.copy_h2d_async %arg0 to
+    // CHECK:      vyre.copy_h2d_async %arg2 to
+    // CHECK:      vyre.dispatch
+    // INPUT-ORDER:      vyre.copy_h2d_async %arg2 to
+    // INPUT-ORDER:      vyre.copy_h2d_async %arg1 to
+    // INPUT-ORDER:      vyre.copy_h2d_async %arg0 to
+    // INPUT-ORDER:      vyre.dispatch
+    vyre.copy_h2d %hw1 to %w1 : memref<64xf32> to memref<64xf32>
+    vyre.copy_h2d %hw0 to %w0 : memref<64xf32> to memref<64xf32>
+    vyre.copy_h2d %in to %x : memref<64xf32> to memref<64xf32>
+    vyre.dispatch @k::@layer blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%x, %w0 : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+    vyre.dispatch @k::@layer blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%x, %w1 : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+    vyre.copy_d2h %x to %out : memref<64xf32> to memref<64xf32>
+    vyre.dealloc %x : memref<64xf32>
+    vyre.dealloc %w0 : memref<64xf32>
+    vyre.dealloc %w1 : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests what keeps the order: two copies into one buffer keep theirs (the
+// second overwrites the first), and a copy into an argument (device memory
+// that may be the host memory another copy reads) keeps its place: the copy
+// needed first does not pass it.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @use(%x: memref<64xf32>, %y: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %xv = memref.load %x[%c0] : memref<64xf32>
+      %yv = memref.load %y[%c0] : memref<64xf32>
+      %s = arith.addf %xv, %yv : f32
+      memref.store %s, %y[%c0] : memref<64xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @order_kept
+  // REMARK-NOT: CopiesOrderedByNeed {{.*}} Function=order_kept
+  func.func @order_kept(%h0: memref<64xf32> {vyre.pinned, llvm.noalias},
+                        %h1: memref<64xf32> {vyre.pinned, llvm.noalias},
+                        %dev: memref<64xf32>, %n: index) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<64xf32>
+    %b = vyre.alloc : memref<64xf32>
+    // CHECK:      vyre.copy_h2d_async %arg0 to %[[A:[^ ]+]] on
+    // CHECK-NEXT: vyre.copy_h2d_async %arg1 to %[[A]] on
+    // CHECK:      vyre.copy_h2d_async %arg0 to %arg2
+    // CHECK:      vyre.copy_h2d_async %arg1 to %[[B:[^ ]+]] on
+    vyre.copy_h2d %h0 to %a : memref<64xf32> to memref<64xf32>
+    vyre.copy_h2d %h1 to %a : memref<64xf32> to memref<64xf32>
+    vyre.copy_h2d %h0 to %dev : memref<64xf32> to memref<64xf32>
+    vyre.copy_h2d %h1 to %b : memref<64xf32> to memref<64xf32>
+    vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%b, %dev : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+    vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%dev, %a : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+    vyre.dealloc %a : memref<64xf32>
+    vyre.dealloc %b : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests a run of copies in a loop's body: each iteration's copies are issued
+// in the order the body's kernels need them.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @layer(%x: memref<64xf32>, %w: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %xv = memref.load %x[%c0] : memref<64xf32>
+      %wv = memref.load %w[%c0] : memref<64xf32>
+      %s = arith.addf %xv, %wv : f32
+      memref.store %s, %x[%c0] : memref<64xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @in_a_loop
+  func.func @in_a_loop(%in: memref<64xf32> {vyre.pinned, llvm.noalias},
+                       %hw: memref<64xf32> {vyre.pinned, llvm.noalias},
+                       %out: memref<64xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %x = vyre.alloc : memref<64xf32>
+    %w = vyre.alloc : memref<64xf32>
+    %y = vyre.alloc : memref<64xf32>
+    // CHECK: scf.for
+    // CHECK:      vyre.copy_h2d_async %arg0 to
+    // CHECK-NEXT: vyre.copy_h2d_async %arg1 to
+    scf.for %i = %c0 to %n step %c1 {
+      vyre.copy_h2d %hw to %w : memref<64xf32> to memref<64xf32>
+      vyre.copy_h2d %in to %x : memref<64xf32> to memref<64xf32>
+      vyre.dispatch @k::@layer blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+          args(%x, %y : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+      vyre.dispatch @k::@layer blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+          args(%y, %w : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+      vyre.copy_d2h %y to %out : memref<64xf32> to memref<64xf32>
+    }
+    vyre.dealloc %x : memref<64xf32>
+    vyre.dealloc %w : memref<64xf32>
+    vyre.dealloc %y : memref<64xf32>
+    return
+  }
+}
