@@ -6,7 +6,9 @@
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -64,6 +66,17 @@ std::optional<SmallVector<GPUBufferAccess>>
 vyre::getGPUHostOpAccesses(Operation *op) {
   if (op->getNumRegions() != 0)
     return std::nullopt;
+  // A buffer reached some other way than as a memref: a sparse handle of
+  // the gpu dialect, a pointer, an address taken from a memref.
+  for (Value operand : op->getOperands()) {
+    Type type = operand.getType();
+    if ((isa<gpu::GPUDialect>(type.getDialect()) &&
+         !isa<gpu::AsyncTokenType>(type)) ||
+        isa<LLVM::LLVMPointerType>(type) ||
+        operand.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>() ||
+        operand.getDefiningOp<LLVM::PtrToIntOp>())
+      return std::nullopt;
+  }
   SmallVector<GPUBufferAccess> accesses;
   auto effectOp = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effectOp) {
@@ -119,10 +132,22 @@ static bool isDistinctAllocation(Value root) {
          SlotAccessAnalysis::isNoAliasArgument(root);
 }
 
+/// Whether `root` names one buffer the analysis can tell apart: an
+/// allocation, a global, or an argument of the function. A value chosen
+/// among buffers (a select, a branch's or region's result, a block argument
+/// of a later block, a call's result, a cast) may be any of them.
+static bool isKnownRoot(Value root) {
+  if (auto argument = dyn_cast<BlockArgument>(root))
+    return argument.getOwner()->isEntryBlock() &&
+           isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
+  return isDistinctAllocation(root) || root.getDefiningOp<memref::GetGlobalOp>();
+}
+
 /// Whether buffers with roots `lhs` and `rhs` may overlap.
 static bool mayOverlap(Value lhs, Value rhs) {
-  return lhs == rhs ||
-         (!isDistinctAllocation(lhs) && !isDistinctAllocation(rhs));
+  if (lhs == rhs || !isKnownRoot(lhs) || !isKnownRoot(rhs))
+    return true;
+  return !isDistinctAllocation(lhs) && !isDistinctAllocation(rhs);
 }
 
 bool vyre::mayBuffersConflict(ArrayRef<GPUBufferAccess> lhs,

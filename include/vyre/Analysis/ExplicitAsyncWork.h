@@ -40,7 +40,8 @@ bool isExplicitAsyncOp(Operation *op);
 /// What the gpu host op `op` (no region) touches in the buffers it names:
 /// its declared memory effects, or, where it declares none (a launch), a
 /// read and a write of each memref operand and result. None when an effect
-/// names no buffer.
+/// names no buffer, or when an operand reaches a buffer other than as a
+/// memref (a sparse handle, a pointer, an address taken from a memref).
 std::optional<SmallVector<GPUBufferAccess>> getGPUHostOpAccesses(Operation *op);
 
 /// What the host reaches through `op`, an explicit async op: what it
@@ -55,7 +56,9 @@ getExplicitAsyncAccesses(Operation *op);
 /// buffers that may overlap. Two buffers may overlap unless one has a root of
 /// its own (an allocation in the function, `gpu.alloc`, `memref.alloc`,
 /// `memref.alloca` or `vyre.alloc`, or an argument marked `llvm.noalias`)
-/// and the other another root.
+/// and the other another known root (an allocation, a global, an argument of
+/// the function): a root chosen among buffers (a select, a branch's result, a
+/// later block's argument, a call's result) may overlap anything.
 bool mayBuffersConflict(ArrayRef<GPUBufferAccess> lhs,
                         ArrayRef<GPUBufferAccess> rhs);
 

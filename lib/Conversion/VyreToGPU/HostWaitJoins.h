@@ -20,8 +20,9 @@
 namespace mlir::vyre::vyre_to_gpu {
 
 /// Lowers each `vyre.host_wait_join` join of one token in `module`, with the
-/// blocking wait on it, to `mgpuStreamSynchronize` of the token's stream, and
-/// drops the mark from the joins it keeps. Returns whether it changed
+/// blocking wait on it, to `mgpuStreamSynchronize` of the token's stream
+/// (unless a blocking wait on the token may have destroyed the stream
+/// before), and drops the mark from the joins it keeps. Returns whether it changed
 /// anything.
 bool lowerHostWaitJoins(ModuleOp module);
 
