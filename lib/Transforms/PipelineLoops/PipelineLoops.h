@@ -37,14 +37,20 @@ constexpr llvm::StringLiteral kRemarkCategory = "pipeline-loops";
 
 /// A buffer whose contents no iteration inherits from the one before, so
 /// that each iteration may use its own copy of it: one that a copy fills at
-/// the start of every iteration (the copy is then issued early), or one that
-/// a launch declared to `overwrite` is the first to touch.
+/// the start of every iteration (the copy is then issued early), one that
+/// a launch declared to `overwrite` is the first to touch, or one that a copy
+/// whose source the body writes is the first to touch.
 struct RotatedBuffer {
   AllocOp buffer;
   /// Size of one copy of the buffer.
   uint64_t bytes = 0;
   /// The copy that fills it, issued early; null for an overwritten buffer.
   CopyH2DOp fill;
+  /// For a buffer a copy overwrites in place, the copy: its source is
+  /// written in the body (a host op produces it), so the copy cannot be
+  /// issued early, but with a buffer of its own each iteration it need not
+  /// wait for the kernels of the iteration before. Null otherwise.
+  CopyH2DOp inPlaceCopy;
   /// The pure ops of the body that compute the fill's source, in order.
   SmallVector<Operation *> sourceSlice;
 };

@@ -147,12 +147,14 @@ private:
                "buffer is overwritten by a launch";
       return false;
     }
-    // Buffers that rotate without a copy issued early or late gain nothing,
-    // and cost an allocation each.
+    // Buffers that rotate without a copy issued early or late, or freed from
+    // the kernels of the iteration before, gain nothing, and cost an
+    // allocation each.
     bool movesACopy =
         !analysis.deferred.empty() ||
-        llvm::any_of(analysis.rotated,
-                     [](const RotatedBuffer &buffer) { return buffer.fill; });
+        llvm::any_of(analysis.rotated, [](const RotatedBuffer &buffer) {
+          return buffer.fill || buffer.inPlaceCopy;
+        });
     if (!movesACopy) {
       remark::missed(loop.getLoc(), options("LoopNotPipelined"))
           << "loop not pipelined: no copy can be issued early or late, so "
@@ -178,7 +180,10 @@ private:
     unsigned numFills = llvm::count_if(
         analysis.rotated,
         [](const RotatedBuffer &rotated) { return bool(rotated.fill); });
-    unsigned numOverwritten = analysis.rotated.size() - numFills;
+    unsigned numInPlace = llvm::count_if(
+        analysis.rotated,
+        [](const RotatedBuffer &rotated) { return bool(rotated.inPlaceCopy); });
+    unsigned numOverwritten = analysis.rotated.size() - numFills - numInPlace;
     if (depth < 2) {
       remark::missed(loop.getLoc(), options("PipelineBudget"))
           << "loop not pipelined: one more copy of each of its " +
@@ -199,11 +204,17 @@ private:
         numOverwritten == 0 ? ""
                             : ", " + std::to_string(numOverwritten) +
                                   " overwritten buffer(s) rotated";
+    std::string inPlace =
+        numInPlace == 0
+            ? ""
+            : ", " + std::to_string(numInPlace) +
+                  " destination(s) of copies whose source the body writes "
+                  "rotated (the copies stay in place)";
     remark::passed(loop.getLoc(), options("LoopPipelined"))
         << "loop pipelined at depth " + std::to_string(depth) + ": " +
                std::to_string(numFills) + " copies issued " +
                std::to_string(depth - 1) + " iteration(s) ahead" +
-               overwritten + ", " + std::to_string(extra) +
+               overwritten + inPlace + ", " + std::to_string(extra) +
                " bytes of extra device memory";
     return depth;
   }

@@ -23,6 +23,12 @@
 // The early copy then crosses only ops of later iterations that touch
 // neither A (renamed per iteration) nor H.
 //
+// The destination of a copy whose source the body writes (a host op fills
+// a staging buffer, then it is copied in) rotates too, the copy staying in
+// place, on the same conditions of where it is used: the copy of iteration
+// i + 1 then need not wait for the kernels of iteration i that read the
+// buffer of iteration i.
+//
 // A buffer Y that a launch declares it overwrites (`access [..., overwrite]`)
 // rotates too, without a copy, on the same conditions of where Y is used:
 // the launch is the first op of the body to touch it, so no iteration sees
@@ -105,11 +111,17 @@ public:
       if (!copy)
         continue;
       RotatedBuffer rotated;
-      std::string reason = check(copy, index, rotated);
-      if (reason.empty())
+      bool sourceWritten = false;
+      std::string reason = check(copy, index, rotated, sourceWritten);
+      if (reason.empty()) {
         result.rotated.push_back(std::move(rotated));
-      else
-        result.rejected.push_back({copy, std::move(reason)});
+        continue;
+      }
+      result.rejected.push_back({copy, std::move(reason)});
+      if (sourceWritten)
+        if (std::optional<RotatedBuffer> inPlace =
+                checkRotatesInPlace(copy, index, result))
+          result.rotated.push_back(std::move(*inPlace));
     }
     for (auto [index, op] :
          llvm::enumerate(loop.getBody()->without_terminator()))
@@ -202,7 +214,57 @@ private:
     return deferred;
   }
 
-  std::string check(CopyH2DOp copy, unsigned index, RotatedBuffer &result) {
+  /// The destination of `copy`, whose source the body writes, as a buffer
+  /// that rotates with the copy in place: a whole vyre.alloc buffer from
+  /// outside the loop, not rotated already, which nothing in the body
+  /// touches before the copy and nothing after the loop uses, in a body
+  /// where every access has a known slot, and where no host op before the
+  /// copy waits for what the body's device work writes to the host.
+  std::optional<RotatedBuffer>
+  checkRotatesInPlace(CopyH2DOp copy, unsigned index,
+                      const LoopPrefetchAnalysis &result) {
+    auto alloc = copy.getTarget().getDefiningOp<AllocOp>();
+    if (!alloc || loop->isAncestor(alloc) ||
+        llvm::any_of(result.rotated, [&](const RotatedBuffer &rotated) {
+          return rotated.buffer == alloc;
+        }))
+      return std::nullopt;
+    std::optional<uint64_t> bytes = getByteSize(alloc.getType());
+    if (!bytes || !checkBufferUses(copy, alloc, "").empty())
+      return std::nullopt;
+    unsigned slot = *slots.getSlotNumber(alloc.getResult());
+    for (auto [otherIndex, footprint] : llvm::enumerate(footprints)) {
+      if (footprint.device.slots.isUnknown() ||
+          footprint.host.slots.isUnknown())
+        return std::nullopt;
+      if (otherIndex < index && (footprint.device.slots.mayAccess(slot) ||
+                                 footprint.host.slots.mayAccess(slot)))
+        return std::nullopt;
+    }
+    // A host op before the copy that touches what the body's device work
+    // writes to the host (a halo copied back, then exchanged) waits for
+    // that work: the copy after it could not run beside the kernels before
+    // anyway, and the rotation would cost a buffer for nothing.
+    for (const OpFootprint &writer : footprints) {
+      if (writer.device.anyHostWrite && index != 0)
+        return std::nullopt;
+      for (Value root : writer.device.hostWrites)
+        for (unsigned before = 0; before < index; ++before)
+          if (mayTouchHost(footprints[before].host, root))
+            return std::nullopt;
+    }
+    RotatedBuffer rotated;
+    rotated.buffer = alloc;
+    rotated.bytes = *bytes;
+    rotated.inPlaceCopy = copy;
+    return rotated;
+  }
+
+  /// Why `copy` cannot be issued early, or empty (and `result` filled).
+  /// `sourceWritten`: the reason is an op of the body that may write the
+  /// copy's source, and the destination is fine.
+  std::string check(CopyH2DOp copy, unsigned index, RotatedBuffer &result,
+                    bool &sourceWritten) {
     auto alloc = copy.getTarget().getDefiningOp<AllocOp>();
     if (!alloc || loop->isAncestor(alloc))
       return "its destination is not a whole vyre.alloc buffer allocated "
@@ -223,9 +285,17 @@ private:
       const OpFootprint &footprint = footprints[otherIndex];
       if (&other == copy.getOperation())
         continue;
-      if (mayWriteHostBuffer(footprint.device, hostRoot, hostAliasing) ||
-          mayWriteHostBuffer(footprint.host, hostRoot, hostAliasing))
+      bool deviceWrites =
+          mayWriteHostBuffer(footprint.device, hostRoot, hostAliasing);
+      if (deviceWrites ||
+          mayWriteHostBuffer(footprint.host, hostRoot, hostAliasing)) {
+        // Produced by the host: rotating the destination lets the copy run
+        // beside the kernels before. Written by device work (a copy back
+        // into a buffer that may alias the source), the copy waits for that
+        // work anyway.
+        sourceWritten = !deviceWrites;
         return describeOp(&other) + " in the body may write its source";
+      }
       if (footprint.device.slots.isUnknown() ||
           footprint.host.slots.isUnknown())
         return describeOp(&other) +

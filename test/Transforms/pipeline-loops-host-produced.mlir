@@ -1,0 +1,166 @@
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --remarks-filter=pipeline-loops 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops="pipeline-depth=3" --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --split-input-file --test-vyre-value-digest="index=0" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input0
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | vyre-opt --split-input-file --test-vyre-value-digest="index=0 interleaving=lazy" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered0
+// RUN: cat %t.input0 %t.lowered0 | FileCheck %s --check-prefix=VALUES
+// RUN: vyre-opt %s --split-input-file --test-vyre-value-digest="index=5" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input5
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true pipeline-depth=3" | vyre-opt --split-input-file --test-vyre-value-digest="index=5 interleaving=eager" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered5
+// RUN: cat %t.input5 %t.lowered5 | FileCheck %s --check-prefix=VALUES
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline | mlir-opt --split-input-file --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-features=+ptx80 cubin-format=isa" | vyre-opt --split-input-file --test-vyre-stream-balance -o /dev/null
+
+// A copy whose source the body writes (a host call decodes the next frame
+// into a staging buffer, then it is copied in) cannot be issued early, but
+// its destination rotates: the copy of iteration i + 1 then need not wait
+// for the kernel of iteration i, which reads the other buffer.
+
+// VALUES: remark: digest [[A:0x[0-9a-f]+]]
+// VALUES: remark: digest [[B:0x[0-9a-f]+]]
+// VALUES: remark: digest [[C:0x[0-9a-f]+]]
+// VALUES: remark: digest [[A]]
+// VALUES: remark: digest [[B]]
+// VALUES: remark: digest [[C]]
+
+// Tests that the staging copy's destination rotates, the copy in place
+// after the call, and that the kernel's overwritten output rotates with it.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @infer(%x: memref<64xf32>, %y: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<64xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %y[%c0] : memref<64xf32>
+      gpu.return
+    }
+  }
+  // Decodes frame %i into the staging buffer.
+  func.func @decode(%stage: memref<64xf32>, %i: index) attributes {vyre.effects = "arguments"} {
+    %c0 = arith.constant 0 : index
+    %f = arith.index_cast %i : index to i32
+    %v = arith.sitofp %f : i32 to f32
+    memref.store %v, %stage[%c0] : memref<64xf32>
+    return
+  }
+  // REMARK: remark: [Missed] CopyNotPrefetched | Category:pipeline-loops | Function=video | Remark="copy into slot {{[0-9]+}} is not issued early: 'func.call' in the body may write its source"
+  // REMARK: remark: [Passed] LoopPipelined | Category:pipeline-loops | Function=video | Remark="loop pipelined at depth 2: 0 copies issued 1 iteration(s) ahead, 1 overwritten buffer(s) rotated, 1 destination(s) of copies whose source the body writes rotated (the copies stay in place)
+  // CHECK-LABEL: func.func @video
+  // CHECK: scf.for
+  // CHECK:      func.call @decode
+  // CHECK-NEXT: vyre.copy_h2d %arg0 to %[[X1:[^ ]+]] :
+  // CHECK-NEXT: vyre.dispatch @k::@infer {{.*}} args(%[[X1]],
+  // CHECK:      func.call @decode
+  // CHECK-NEXT: vyre.copy_h2d %arg0 to %[[X0:[^ ]+]] :
+  // CHECK-NOT:  %[[X1]]
+  // CHECK-NEXT: vyre.dispatch @k::@infer {{.*}} args(%[[X0]],
+  func.func @video(%stage: memref<64xf32> {vyre.pinned, llvm.noalias},
+                   %outputs: memref<8x64xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %x = vyre.alloc : memref<64xf32>
+    %y = vyre.alloc : memref<64xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      func.call @decode(%stage, %i) : (memref<64xf32>, index) -> ()
+      vyre.copy_h2d %stage to %x : memref<64xf32> to memref<64xf32>
+      vyre.dispatch @k::@infer blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+          args(%x, %y : memref<64xf32>, memref<64xf32>) access [read, overwrite] {vyre.cost_us = 100.0}
+      %out = memref.subview %outputs[%i, 0] [1, 64] [1, 1] : memref<8x64xf32> to memref<64xf32, strided<[1], offset: ?>>
+      vyre.copy_d2h %y to %out : memref<64xf32> to memref<64xf32, strided<[1], offset: ?>>
+    }
+    vyre.dealloc %x : memref<64xf32>
+    vyre.dealloc %y : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests the case where it must not rotate: the body reads the staging
+// copy's destination before the copy (an iteration sees what the one before
+// left), so nothing rotates and the loop is not pipelined.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @infer(%x: memref<64xf32>, %y: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<64xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %y[%c0] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @decode(%stage: memref<64xf32>, %i: index) attributes {vyre.effects = "arguments"} {
+    %c0 = arith.constant 0 : index
+    %f = arith.index_cast %i : index to i32
+    %v = arith.sitofp %f : i32 to f32
+    memref.store %v, %stage[%c0] : memref<64xf32>
+    return
+  }
+  // REMARK: remark: [Missed] LoopNotPipelined | Category:pipeline-loops | Function=reads_before | Remark="loop not pipelined: no copy can be issued early, and no buffer is overwritten by a launch"
+  // CHECK-LABEL: func.func @reads_before
+  // CHECK: scf.for
+  // CHECK-NEXT: vyre.dispatch @k::@infer
+  // CHECK-NEXT: func.call @decode
+  func.func @reads_before(%stage: memref<64xf32> {vyre.pinned, llvm.noalias},
+                          %outputs: memref<8x64xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %x = vyre.alloc : memref<64xf32>
+    %y = vyre.alloc : memref<64xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      vyre.dispatch @k::@infer blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+          args(%x, %y : memref<64xf32>, memref<64xf32>) access [read, write] {vyre.cost_us = 100.0}
+      func.call @decode(%stage, %i) : (memref<64xf32>, index) -> ()
+      vyre.copy_h2d %stage to %x : memref<64xf32> to memref<64xf32>
+      %out = memref.subview %outputs[%i, 0] [1, 64] [1, 1] : memref<8x64xf32> to memref<64xf32, strided<[1], offset: ?>>
+      vyre.copy_d2h %y to %out : memref<64xf32> to memref<64xf32, strided<[1], offset: ?>>
+    }
+    vyre.dealloc %x : memref<64xf32>
+    vyre.dealloc %y : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that the destination does not rotate where a host op before the
+// copy waits for the body's device work (a halo copied back, then exchanged
+// by a call that writes the halo copied in): the copy could not run beside
+// the kernels before it anyway.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @step(%h: memref<64xf32>, %u: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %hv = memref.load %h[%c0] : memref<64xf32>
+      %uv = memref.load %u[%c0] : memref<64xf32>
+      %s = arith.addf %hv, %uv : f32
+      memref.store %s, %u[%c0] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @exchange(%send: memref<64xf32>, %recv: memref<64xf32>) attributes {vyre.effects = "arguments"} {
+    %c0 = arith.constant 0 : index
+    %v = memref.load %send[%c0] : memref<64xf32>
+    memref.store %v, %recv[%c0] : memref<64xf32>
+    return
+  }
+  // REMARK: remark: [Missed] LoopNotPipelined | Category:pipeline-loops | Function=halo | Remark="loop not pipelined: no copy can be issued early, and no buffer is overwritten by a launch"
+  // CHECK-LABEL: func.func @halo
+  // CHECK: scf.for
+  func.func @halo(%send: memref<64xf32> {vyre.pinned, llvm.noalias},
+                  %recv: memref<64xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %u = vyre.alloc : memref<64xf32>
+    %hi = vyre.alloc : memref<64xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      vyre.copy_d2h %u to %send : memref<64xf32> to memref<64xf32>
+      func.call @exchange(%send, %recv) : (memref<64xf32>, memref<64xf32>) -> ()
+      vyre.copy_h2d %recv to %hi : memref<64xf32> to memref<64xf32>
+      vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+          args(%hi, %u : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 100.0}
+    }
+    vyre.dealloc %u : memref<64xf32>
+    vyre.dealloc %hi : memref<64xf32>
+    return
+  }
+}
