@@ -18,9 +18,11 @@
 // VALUES: remark: digest [[A:0x[0-9a-f]+]]
 // VALUES: remark: digest [[B:0x[0-9a-f]+]]
 // VALUES: remark: digest [[C:0x[0-9a-f]+]]
+// VALUES: remark: digest [[D:0x[0-9a-f]+]]
 // VALUES: remark: digest [[A]]
 // VALUES: remark: digest [[B]]
 // VALUES: remark: digest [[C]]
+// VALUES: remark: digest [[D]]
 
 // Tests that the staging copy's destination rotates, the copy in place
 // after the call, and that the kernel's overwritten output rotates with it.
@@ -161,6 +163,55 @@ module attributes {gpu.container_module} {
     }
     vyre.dealloc %u : memref<64xf32>
     vyre.dealloc %hi : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that a kernel writing the copy's source through its slot (managed
+// memory the kernel updates each iteration) keeps the copy from being issued
+// early (at depth 3 the early copies read the source before the kernels of
+// the iterations before had written it), and that its destination does not
+// rotate either: device work writes the source.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @use(%x: memref<4xf32>, %y: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %a = memref.load %x[%c0] : memref<4xf32>
+      %b = memref.load %y[%c0] : memref<4xf32>
+      %s = arith.addf %a, %b : f32
+      memref.store %s, %y[%c0] : memref<4xf32>
+      gpu.return
+    }
+    gpu.func @bump(%m: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %a = memref.load %m[%c0] : memref<4xf32>
+      %s = arith.addf %a, %a : f32
+      memref.store %s, %m[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+  // REMARK: remark: [Missed] CopyNotPrefetched | Category:pipeline-loops | Function=managed_source | Remark="copy into slot {{[0-9]+}} is not issued early: 'vyre.dispatch' in the body may write its source"
+  func.func @managed_source(%o: memref<4xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %m = gpu.alloc host_shared () : memref<4xf32>
+    %x = vyre.alloc : memref<4xf32>
+    %y = vyre.alloc : memref<4xf32>
+    memref.copy %o, %m : memref<4xf32> to memref<4xf32>
+    vyre.copy_h2d %o to %y : memref<4xf32> to memref<4xf32>
+    // CHECK-LABEL: func.func @managed_source
+    // CHECK: scf.for
+    // CHECK-NEXT: vyre.copy_h2d
+    scf.for %i = %c0 to %n step %c1 {
+      vyre.copy_h2d %m to %x : memref<4xf32> to memref<4xf32>
+      vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x, %y : memref<4xf32>, memref<4xf32>)
+      vyre.dispatch @k::@bump blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%m : memref<4xf32>)
+    }
+    vyre.copy_d2h %y to %o : memref<4xf32> to memref<4xf32>
+    vyre.dealloc %x : memref<4xf32>
+    vyre.dealloc %y : memref<4xf32>
     return
   }
 }

@@ -280,22 +280,40 @@ private:
     if (failed(collectSlice(copy.getSource(), result.sourceSlice)))
       return "its source is computed inside the loop by an op with effects";
     Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
+    // A source that is a slot too (managed memory, an argument) may be
+    // written by device work through that slot.
+    std::optional<unsigned> sourceSlot = slots.getSlotNumber(hostRoot);
+    // Every writer of the source is looked at: where device work writes it,
+    // the copy waits for that work anyway, and rotating its destination
+    // gains nothing.
+    Operation *writer = nullptr;
+    bool deviceWrites = false;
     for (auto [otherIndex, other] :
          llvm::enumerate(loop.getBody()->without_terminator())) {
       const OpFootprint &footprint = footprints[otherIndex];
       if (&other == copy.getOperation())
         continue;
-      bool deviceWrites =
-          mayWriteHostBuffer(footprint.device, hostRoot, hostAliasing);
-      if (deviceWrites ||
-          mayWriteHostBuffer(footprint.host, hostRoot, hostAliasing)) {
-        // Produced by the host: rotating the destination lets the copy run
-        // beside the kernels before. Written by device work (a copy back
-        // into a buffer that may alias the source), the copy waits for that
-        // work anyway.
-        sourceWritten = !deviceWrites;
-        return describeOp(&other) + " in the body may write its source";
+      bool byDevice =
+          mayWriteHostBuffer(footprint.device, hostRoot, hostAliasing) ||
+          (sourceSlot && footprint.device.slots.mayWrite(*sourceSlot));
+      bool byHost =
+          mayWriteHostBuffer(footprint.host, hostRoot, hostAliasing) ||
+          (sourceSlot && footprint.host.slots.mayWrite(*sourceSlot));
+      if (byDevice || byHost) {
+        deviceWrites |= byDevice;
+        if (!writer)
+          writer = &other;
       }
+    }
+    if (writer) {
+      sourceWritten = !deviceWrites;
+      return describeOp(writer) + " in the body may write its source";
+    }
+    for (auto [otherIndex, other] :
+         llvm::enumerate(loop.getBody()->without_terminator())) {
+      const OpFootprint &footprint = footprints[otherIndex];
+      if (&other == copy.getOperation())
+        continue;
       if (footprint.device.slots.isUnknown() ||
           footprint.host.slots.isUnknown())
         return describeOp(&other) +
