@@ -122,7 +122,8 @@ static LogicalResult checkFunction(FunctionOpInterface function,
       return function->emitOpError("has more than ")
              << maxTraces
              << " combinations of scf.if branches and loop trip counts, "
-                "more than --vyre-verify-gpu-streams checks";
+                "more than --vyre-verify-gpu-streams checks: raise its "
+                "max-traces to check it (each combination is one trace)";
     // A trace whose loop runs were shortened misses no problem, but may
     // miss orderings that a second iteration makes (an event waited on
     // before the iteration records it again), and so report what is not

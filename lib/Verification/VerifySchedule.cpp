@@ -96,11 +96,25 @@ public:
   LogicalResult run() {
     if (failed(checkTraceLength()))
       return failure();
+    // The scf.if ops on one condition computed once per run of the function
+    // (an argument, a value of its entry block) take one branch together.
     unsigned numIfs = 0;
-    function.walk([&](scf::IfOp branch) { ifBits[branch] = numIfs++; });
+    DenseMap<Value, unsigned> conditionBits;
+    function.walk([&](scf::IfOp branch) {
+      Value condition = branch.getCondition();
+      if (condition.getParentRegion() != &function.getBody()) {
+        ifBits[branch] = numIfs++;
+        return;
+      }
+      auto [it, inserted] = conditionBits.try_emplace(condition, numIfs);
+      numIfs += inserted;
+      ifBits[branch] = it->second;
+    });
     if (numIfs > kMaxBranchIfs)
       return function.emitOpError("has ")
-             << numIfs << " scf.if ops: --vyre-verify-schedule checks at most "
+             << numIfs
+             << " scf.if ops on distinct conditions: --vyre-verify-schedule "
+                "checks at most "
              << kMaxBranchCombinations << " branch combinations";
     bool clean = true;
     for (unsigned world = 0; world < (1u << numIfs); ++world) {

@@ -99,24 +99,30 @@ func.func @host_refills_source(%stage: memref<16xf32> {vyre.pinned}, %v: f32, %n
   return
 }
 
-// Tests that a body with a branch is left as written: the rewrite writes the
-// body out several times, which would multiply the paths through the
-// function.
-// CHECK-LABEL: func.func @branch_in_body
-// CHECK-COUNT-2: vyre.alloc
+// Tests that a loop whose body holds a loop pipelined already (with its
+// guard, an scf.if) is left as written: the outer rewrite would write the
+// inner pipeline out once per iteration it unrolls. Branches of the input
+// are pipelined (pipeline-loops-branches.mlir).
+// CHECK-LABEL: func.func @pipelined_inner_loop
+// CHECK-COUNT-4: vyre.alloc
 // CHECK-NEXT: scf.for
-func.func @branch_in_body(%h: memref<4x16xf32> {vyre.pinned, llvm.noalias}, %cond: i1) {
+func.func @pipelined_inner_loop(%h: memref<4x16xf32> {vyre.pinned, llvm.noalias}, %g: memref<8x16xf32> {vyre.pinned, llvm.noalias}, %m: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
   %acc = vyre.alloc : memref<16xf32>
-  // expected-remark @below {{loop not pipelined: the body branches (scf.if), and pipelining would write each branch out once per iteration it unrolls}}
+  // expected-remark @below {{loop not pipelined: the body holds a loop pipelined already, whose pipeline would be written out once per iteration the outer rewrite unrolls}}
   scf.for %i = %c0 to %c4 step %c1 {
     %row = memref.subview %h[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
     vyre.copy_h2d %row to %a : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
-    scf.if %cond {
-      vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+    // expected-remark @below {{loop pipelined at depth 2: 1 copies issued 1 iteration(s) ahead, 64 bytes of extra device memory}}
+    scf.for %j = %c0 to %m step %c1 {
+      %inner = memref.subview %g[%j, 0] [1, 16] [1, 1] : memref<8x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+      vyre.copy_h2d %inner to %b : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+      vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b, %acc : memref<16xf32>, memref<16xf32>)
     }
   }
   return

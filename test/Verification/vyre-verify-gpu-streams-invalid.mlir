@@ -171,30 +171,31 @@ func.func @inline_launch(%a: memref<16xf32>) {
 
 // -----
 
-// Tests that more than 64 combinations of branches are refused.
-// expected-error @+1 {{'func.func' op has more than 64 combinations of scf.if branches and loop trip counts, more than --vyre-verify-gpu-streams checks}}
-func.func @many_branches(%a: memref<16xf32>, %b: memref<16xf32>, %c: i1) {
+// Tests that more than 64 combinations of branches (on distinct conditions)
+// are refused.
+// expected-error @+1 {{'func.func' op has more than 64 combinations of scf.if branches and loop trip counts, more than --vyre-verify-gpu-streams checks: raise its max-traces to check it (each combination is one trace)}}
+func.func @many_branches(%a: memref<16xf32>, %b: memref<16xf32>, %c0: i1, %c1: i1, %c2: i1, %c3: i1, %c4: i1, %c5: i1, %c6: i1) {
   %s = gpu.wait async
-  scf.if %c {
+  scf.if %c0 {
     // expected-note @+1 {{the work enqueued after the token}}
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   }
-  scf.if %c {
+  scf.if %c1 {
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   }
-  scf.if %c {
+  scf.if %c2 {
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   }
-  scf.if %c {
+  scf.if %c3 {
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   }
-  scf.if %c {
+  scf.if %c4 {
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   }
-  scf.if %c {
+  scf.if %c5 {
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   }
-  scf.if %c {
+  scf.if %c6 {
     %t = gpu.memcpy async [%s] %a, %b : memref<16xf32>, memref<16xf32>
   }
   // expected-warning @+1 {{relies on the token being its stream}}

@@ -313,39 +313,96 @@ func.func @unstructured(%h: memref<16xf32>, %c: i1) {
 
 // -----
 
-// Tests that more scf.if ops than the checker enumerates are refused.
-// expected-error @+1 {{'func.func' op has 15 scf.if ops: --vyre-verify-schedule checks at most 16384 branch combinations}}
-func.func @many_branches(%c: i1) {
+// Tests that more scf.if ops on distinct conditions than the checker
+// enumerates are refused.
+// expected-error @+1 {{'func.func' op has 15 scf.if ops on distinct conditions: --vyre-verify-schedule checks at most 16384 branch combinations}}
+func.func @many_branches(%c0: i1, %c1: i1, %c2: i1, %c3: i1, %c4: i1, %c5: i1, %c6: i1, %c7: i1, %c8: i1, %c9: i1, %c10: i1, %c11: i1, %c12: i1, %c13: i1, %c14: i1) {
+  %d = vyre.alloc : memref<16xf32>
+  scf.if %c0 {
+  }
+  scf.if %c1 {
+  }
+  scf.if %c2 {
+  }
+  scf.if %c3 {
+  }
+  scf.if %c4 {
+  }
+  scf.if %c5 {
+  }
+  scf.if %c6 {
+  }
+  scf.if %c7 {
+  }
+  scf.if %c8 {
+  }
+  scf.if %c9 {
+  }
+  scf.if %c10 {
+  }
+  scf.if %c11 {
+  }
+  scf.if %c12 {
+  }
+  scf.if %c13 {
+  }
+  scf.if %c14 {
+  }
+  return
+}
+
+// -----
+
+// Tests that scf.if ops on one condition the function computes once (an
+// argument) take one branch together: fifteen of them are one choice, and
+// the function is checked (--vyre-pipeline-loops writes a branch out once
+// per iteration it unrolls).
+func.func @one_condition(%h: memref<16xf32> {llvm.noalias}, %c: i1) {
   %d = vyre.alloc : memref<16xf32>
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   scf.if %c {
+    vyre.copy_h2d %h to %d : memref<16xf32> to memref<16xf32>
   }
   return
 }

@@ -38,14 +38,26 @@ constexpr llvm::StringLiteral kRemarkCategory = "pipeline-loops";
 /// A buffer whose contents no iteration inherits from the one before, so
 /// that each iteration may use its own copy of it: one that a copy fills at
 /// the start of every iteration (the copy is then issued early), one that
-/// a launch declared to `overwrite` is the first to touch, or one that a copy
-/// whose source the body writes is the first to touch.
+/// copies in the branches of an scf.if fill before anything else touches it
+/// (issued early under the same condition), one that a launch declared to
+/// `overwrite` is the first to touch, or one that a copy whose source the
+/// body writes is the first to touch.
 struct RotatedBuffer {
   AllocOp buffer;
   /// Size of one copy of the buffer.
   uint64_t bytes = 0;
-  /// The copy that fills it, issued early; null for an overwritten buffer.
+  /// The copy directly in the body that fills it, issued early; null
+  /// otherwise.
   CopyH2DOp fill;
+  /// For a buffer filled in the branches of an scf.if of the body: that
+  /// scf.if, and the copy in each branch that fills it, first to touch it in
+  /// that branch (null where the branch does not touch the buffer). Each is
+  /// issued early under the condition of its branch.
+  scf::IfOp branch;
+  CopyH2DOp thenFill, elseFill;
+  /// The pure ops of the body, its branches included, that compute the
+  /// branch's condition and the fills' sources, by position.
+  SmallVector<Operation *> branchSlice;
   /// For a buffer a copy overwrites in place, the copy: its source is
   /// written in the body (a host op produces it), so the copy cannot be
   /// issued early, but with a buffer of its own each iteration it need not
@@ -53,6 +65,9 @@ struct RotatedBuffer {
   CopyH2DOp inPlaceCopy;
   /// The pure ops of the body that compute the fill's source, in order.
   SmallVector<Operation *> sourceSlice;
+
+  /// Whether a copy fills it early (directly or under a branch).
+  bool isFilledEarly() const { return fill || thenFill || elseFill; }
 };
 
 /// A copy back to the host from an overwritten rotated buffer, which the
@@ -172,8 +187,9 @@ void emitIf(OpBuilder &builder, Location loc, Value condition,
             const std::function<void(OpBuilder &)> &body);
 
 /// Erases the ops in [first, last), nested ones included, whose results
-/// nothing uses and that have no memory effects at all: constants the index arithmetic
-/// folded, views only the moved copies used.
+/// nothing uses and that have no memory effects at all (constants the index
+/// arithmetic folded, views only the moved copies used), and the scf.if ops
+/// without results left with empty branches (the fills moved out of them).
 void eraseDeadOps(Block::iterator first, Block::iterator last);
 
 /// Tags the ops in [first, last), nested ones included, as emitted in place

@@ -17,6 +17,7 @@
 #include "vyre/Transforms/Passes.h"
 
 #include "mlir/IR/Remarks.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::vyre {
 #define GEN_PASS_DEF_PIPELINELOOPSPASS
@@ -129,7 +130,19 @@ private:
     LoopPrefetchAnalysis analysis =
         analyzeLoopPrefetch(loop, analyses->slots, analyses->hostAliasing,
                             analyses->positions, analyses->footprints);
-    bool hasCopies = !loop.getBody()->getOps<CopyH2DOp>().empty();
+    // Copies in the body or its branches (not those of inner loops, or of
+    // what pipelining them made, which have remarks of their own).
+    bool hasCopies =
+        loop.getBody()
+            ->walk<WalkOrder::PreOrder>([](Operation *op) {
+              if (isa<CopyH2DOp>(op))
+                return WalkResult::interrupt();
+              return isa<LoopLikeOpInterface>(op) ||
+                             getPipelinedPosition(op->getLoc())
+                         ? WalkResult::skip()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
     if (!analysis.loopReason.empty()) {
       if (hasCopies)
         remark::missed(loop.getLoc(), options("LoopNotPipelined"))
@@ -153,7 +166,7 @@ private:
     bool movesACopy =
         !analysis.deferred.empty() ||
         llvm::any_of(analysis.rotated, [](const RotatedBuffer &buffer) {
-          return buffer.fill || buffer.inPlaceCopy;
+          return buffer.isFilledEarly() || buffer.inPlaceCopy;
         });
     if (!movesACopy) {
       remark::missed(loop.getLoc(), options("LoopNotPipelined"))
@@ -177,13 +190,18 @@ private:
     unsigned depth = pipelineDepth;
     while (depth >= 2 && (depth - 1) * bytesPerBuffer > budgetLeft)
       --depth;
-    unsigned numFills = llvm::count_if(
-        analysis.rotated,
-        [](const RotatedBuffer &rotated) { return bool(rotated.fill); });
+    unsigned numFills = 0, numBranchFills = 0;
+    for (const RotatedBuffer &rotated : analysis.rotated) {
+      numFills += bool(rotated.fill);
+      numBranchFills += bool(rotated.thenFill) + bool(rotated.elseFill);
+    }
     unsigned numInPlace = llvm::count_if(
         analysis.rotated,
         [](const RotatedBuffer &rotated) { return bool(rotated.inPlaceCopy); });
-    unsigned numOverwritten = analysis.rotated.size() - numFills - numInPlace;
+    unsigned numOverwritten = llvm::count_if(
+        analysis.rotated, [](const RotatedBuffer &rotated) {
+          return !rotated.isFilledEarly() && !rotated.inPlaceCopy;
+        });
     if (depth < 2) {
       remark::missed(loop.getLoc(), options("PipelineBudget"))
           << "loop not pipelined: one more copy of each of its " +
@@ -210,11 +228,17 @@ private:
             : ", " + std::to_string(numInPlace) +
                   " destination(s) of copies whose source the body writes "
                   "rotated (the copies stay in place)";
+    std::string underBranches =
+        numBranchFills == 0
+            ? ""
+            : " (" + std::to_string(numBranchFills) +
+                  " of them in branches, issued under the same condition)";
     remark::passed(loop.getLoc(), options("LoopPipelined"))
         << "loop pipelined at depth " + std::to_string(depth) + ": " +
-               std::to_string(numFills) + " copies issued " +
+               std::to_string(numFills + numBranchFills) + " copies issued " +
                std::to_string(depth - 1) + " iteration(s) ahead" +
-               overwritten + inPlace + ", " + std::to_string(extra) +
+               underBranches + overwritten + inPlace + ", " +
+               std::to_string(extra) +
                " bytes of extra device memory";
     return depth;
   }

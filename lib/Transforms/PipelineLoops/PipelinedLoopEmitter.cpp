@@ -72,14 +72,27 @@ void pipeline::emitIf(OpBuilder &builder, Location loc, Value condition,
 
 void pipeline::eraseDeadOps(Block::iterator first, Block::iterator last) {
   SmallVector<Operation *> ops;
+  SmallVector<scf::IfOp> branches;
   for (Operation &op : llvm::make_range(first, last))
-    op.walk([&](Operation *nested) { ops.push_back(nested); });
+    op.walk([&](Operation *nested) {
+      ops.push_back(nested);
+      if (auto branch = dyn_cast<scf::IfOp>(nested))
+        branches.push_back(branch);
+    });
   // Users come after their operands' definitions: erase back to front. Ops
   // with regions stay, so no erased op holds one still to visit.
   for (Operation *op : llvm::reverse(ops))
     if (op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
         isOpTriviallyDead(op))
       op->erase();
+  // Then the scf.if ops left empty (their branches' fills moved out), inner
+  // ones first (the walk's order).
+  for (scf::IfOp branch : branches)
+    if (branch.getNumResults() == 0 &&
+        llvm::all_of(branch->getRegions(), [](Region &region) {
+          return region.empty() || region.front().getOperations().size() == 1;
+        }))
+      branch->erase();
 }
 
 void pipeline::tagOpsInPlaceOfLoop(Block::iterator first, Block::iterator last,
@@ -101,8 +114,9 @@ public:
         deferred(analysis.deferred.begin(), analysis.deferred.end()),
         depth(depth), ahead(depth - 1), loc(loop.getLoc()) {
     for (RotatedBuffer &copy : copies)
-      if (copy.fill)
-        movedOps.insert(copy.fill.getOperation());
+      for (CopyH2DOp fill : {copy.fill, copy.thenFill, copy.elseFill})
+        if (fill)
+          movedOps.insert(fill.getOperation());
     for (DeferredCopy &copy : deferred)
       movedOps.insert(copy.copy.getOperation());
   }
@@ -178,9 +192,16 @@ private:
   /// its fills and deferred copies.
   void emitIteration(OpBuilder &builder, Value iteration, unsigned set) {
     IRMapping mapping = mapIteration(builder, iteration, set);
-    for (Operation &op : loop.getBody()->without_terminator())
-      if (!movedOps.contains(&op))
-        builder.clone(op, mapping);
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (movedOps.contains(&op))
+        continue;
+      builder.clone(op, mapping);
+      // The fills in branches leave the branches' clones.
+      if (isa<scf::IfOp>(op))
+        for (Operation *moved : movedOps)
+          if (op.isProperAncestor(moved))
+            mapping.lookup(moved)->erase();
+    }
   }
 
   /// The deferred copies of iteration `iteration`, from rotating buffer
@@ -201,13 +222,47 @@ private:
     IRMapping mapping;
     mapping.map(loop.getInductionVar(), inductionValue(builder, iteration));
     for (auto [copy, buffers] : llvm::zip(copies, rotating)) {
+      mapping.map(copy.buffer.getResult(), buffers[set]);
+      if (copy.branch) {
+        emitBranchFills(builder, copy, mapping);
+        continue;
+      }
       if (!copy.fill)
         continue;
       for (Operation *op : copy.sourceSlice)
         if (!mapping.contains(op->getResult(0)))
           builder.clone(*op, mapping);
-      mapping.map(copy.buffer.getResult(), buffers[set]);
       builder.clone(*copy.fill, mapping);
+    }
+  }
+
+  /// The fills of `copy` in the branches of an scf.if, under the same
+  /// condition: the ops of the slice in the body first, then an scf.if with
+  /// each fill, after the ops of the slice in its branch.
+  void emitBranchFills(OpBuilder &builder, RotatedBuffer &copy,
+                       IRMapping &mapping) {
+    for (Operation *op : copy.branchSlice)
+      if (op->getBlock() == loop.getBody() &&
+          !mapping.contains(op->getResult(0)))
+        builder.clone(*op, mapping);
+    auto branch = scf::IfOp::create(
+        builder, copy.branch.getLoc(),
+        mapping.lookupOrDefault(copy.branch.getCondition()),
+        /*withElseRegion=*/bool(copy.elseFill));
+    for (auto [fill, block] :
+         {std::make_pair(copy.thenFill, branch.thenBlock()),
+          std::make_pair(copy.elseFill, branch.elseBlock())}) {
+      if (!fill)
+        continue;
+      // The ops of the branch are mapped apart: a value of the then branch
+      // is not one of the else branch.
+      IRMapping inBranch = mapping;
+      OpBuilder at(block->getTerminator());
+      for (Operation *op : copy.branchSlice)
+        if (op->getBlock() == fill->getBlock() &&
+            !inBranch.contains(op->getResult(0)))
+          at.clone(*op, inBranch);
+      at.clone(*fill, inBranch);
     }
   }
 

@@ -17,11 +17,20 @@
 //  - no op of the body writes H, has unknown effects, or may touch any slot
 //    (an access the analysis cannot place could reach A through a copy the
 //    rewrite does not rename);
-//  - the body has no scf.if: the rewrite writes the body out several times,
-//    and would multiply the paths through the function.
+//  - the body holds no scf.if that an earlier rewrite made (the guard of a
+//    pipelined inner loop): the outer rewrite would write the inner
+//    pipeline out once per slot.
 //
 // The early copy then crosses only ops of later iterations that touch
 // neither A (renamed per iteration) nor H.
+//
+// A copy in a branch of an scf.if of the body is a fill too, issued early
+// under the same condition, when the condition and the copy's source are
+// computed by pure ops from the induction variable and values from outside
+// the loop, and every use of A in the body comes after it in its branch
+// (or after the other branch's own fill of A; after the scf.if only where
+// both branches fill A). An iteration whose condition takes the other
+// branch then neither fills nor touches its copy of A.
 //
 // The destination of a copy whose source the body writes (a host op fills
 // a staging buffer, then it is copied in) rotates too, the copy staying in
@@ -42,8 +51,10 @@
 #include "vyre/Analysis/HostBufferAliasing.h"
 #include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -87,12 +98,18 @@ public:
       result.loopReason = "its induction variable is not an index";
       return result;
     }
-    // Each iteration's body is written out 2D + 1 times: branches would
-    // multiply the paths through the function (and those the referee checks).
-    if (loop.getBody()->walk([](scf::IfOp) { return WalkResult::interrupt(); })
+    // Each iteration's body is written out 2D + 1 times: a pipelined inner
+    // loop's guard would be written out with its whole pipeline each time.
+    if (loop.getBody()
+            ->walk([](scf::IfOp branch) -> WalkResult {
+              return getPipelinedPosition(branch.getLoc())
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
             .wasInterrupted()) {
-      result.loopReason = "the body branches (scf.if), and pipelining would "
-                          "write each branch out once per iteration it unrolls";
+      result.loopReason =
+          "the body holds a loop pipelined already, whose pipeline would be "
+          "written out once per iteration the outer rewrite unrolls";
       return result;
     }
     for (Operation &op : loop.getBody()->without_terminator()) {
@@ -123,6 +140,12 @@ public:
                 checkRotatesInPlace(copy, index, result))
           result.rotated.push_back(std::move(*inPlace));
     }
+    for (auto [index, op] :
+         llvm::enumerate(loop.getBody()->without_terminator()))
+      if (auto branch = dyn_cast<scf::IfOp>(&op)) {
+        collectBranchFills(branch, index, result);
+        collectBranchOverwrites(branch, index, result);
+      }
     for (auto [index, op] :
          llvm::enumerate(loop.getBody()->without_terminator()))
       if (auto copy = dyn_cast<CopyD2HOp>(&op))
@@ -184,7 +207,7 @@ private:
                                             const LoopPrefetchAnalysis &result) {
     auto source = llvm::find_if(result.rotated, [&](const RotatedBuffer &r) {
       AllocOp buffer = r.buffer;
-      return !r.fill && buffer.getResult() == copy.getSource();
+      return !r.isFilledEarly() && buffer.getResult() == copy.getSource();
     });
     if (source == result.rotated.end())
       return std::nullopt;
@@ -279,33 +302,8 @@ private:
       return reason;
     if (failed(collectSlice(copy.getSource(), result.sourceSlice)))
       return "its source is computed inside the loop by an op with effects";
-    Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
-    // A source that is a slot too (managed memory, an argument) may be
-    // written by device work through that slot.
-    std::optional<unsigned> sourceSlot = slots.getSlotNumber(hostRoot);
-    // Every writer of the source is looked at: where device work writes it,
-    // the copy waits for that work anyway, and rotating its destination
-    // gains nothing.
-    Operation *writer = nullptr;
     bool deviceWrites = false;
-    for (auto [otherIndex, other] :
-         llvm::enumerate(loop.getBody()->without_terminator())) {
-      const OpFootprint &footprint = footprints[otherIndex];
-      if (&other == copy.getOperation())
-        continue;
-      bool byDevice =
-          mayWriteHostBuffer(footprint.device, hostRoot, hostAliasing) ||
-          (sourceSlot && footprint.device.slots.mayWrite(*sourceSlot));
-      bool byHost =
-          mayWriteHostBuffer(footprint.host, hostRoot, hostAliasing) ||
-          (sourceSlot && footprint.host.slots.mayWrite(*sourceSlot));
-      if (byDevice || byHost) {
-        deviceWrites |= byDevice;
-        if (!writer)
-          writer = &other;
-      }
-    }
-    if (writer) {
+    if (Operation *writer = findSourceWriter(copy, deviceWrites)) {
       sourceWritten = !deviceWrites;
       return describeOp(writer) + " in the body may write its source";
     }
@@ -327,6 +325,228 @@ private:
     result.fill = copy;
     result.buffer = alloc;
     result.bytes = *bytes;
+    return "";
+  }
+
+  /// The first op of the body that may write `copy`'s source, other than
+  /// `copy` (the scf.if that holds it is looked at: the copy only reads
+  /// there), or null; `deviceWrites` is set where device work may write it.
+  /// Every writer is looked at: where device work writes the source, the
+  /// copy waits for that work anyway, and rotating its destination gains
+  /// nothing.
+  Operation *findSourceWriter(CopyH2DOp copy, bool &deviceWrites) {
+    Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
+    // A source that is a slot too (managed memory, an argument) may be
+    // written by device work through that slot.
+    std::optional<unsigned> sourceSlot = slots.getSlotNumber(hostRoot);
+    Operation *writer = nullptr;
+    for (auto [otherIndex, other] :
+         llvm::enumerate(loop.getBody()->without_terminator())) {
+      const OpFootprint &footprint = footprints[otherIndex];
+      if (&other == copy.getOperation())
+        continue;
+      bool byDevice =
+          mayWriteHostBuffer(footprint.device, hostRoot, hostAliasing) ||
+          (sourceSlot && footprint.device.slots.mayWrite(*sourceSlot));
+      bool byHost =
+          mayWriteHostBuffer(footprint.host, hostRoot, hostAliasing) ||
+          (sourceSlot && footprint.host.slots.mayWrite(*sourceSlot));
+      if (byDevice || byHost) {
+        deviceWrites |= byDevice;
+        if (!writer)
+          writer = &other;
+      }
+    }
+    return writer;
+  }
+
+  /// Adds the buffers that copies in the branches of `branch` (the op at
+  /// `index` of the body) fill, issued early under the branch's condition;
+  /// the copies that cannot be are rejected, with the reason.
+  void collectBranchFills(scf::IfOp branch, unsigned index,
+                          LoopPrefetchAnalysis &result) {
+    // The first copy into each buffer in each branch, by buffer.
+    llvm::MapVector<Operation *, std::pair<CopyH2DOp, CopyH2DOp>> fills;
+    for (auto [inElse, region] :
+         llvm::enumerate(branch->getRegions()))
+      for (Block &block : region)
+        for (auto copy : block.getOps<CopyH2DOp>()) {
+          auto alloc = copy.getTarget().getDefiningOp<AllocOp>();
+          if (!alloc) {
+            result.rejected.push_back(
+                {copy, "its destination is not a whole vyre.alloc buffer "
+                       "allocated outside the loop"});
+            continue;
+          }
+          auto &[thenFill, elseFill] = fills[alloc];
+          CopyH2DOp &fill = inElse ? elseFill : thenFill;
+          if (!fill)
+            fill = copy;
+        }
+    for (auto &[alloc, copies] : fills) {
+      RotatedBuffer rotated;
+      std::string reason =
+          checkBranchFill(branch, index, cast<AllocOp>(alloc), copies.first,
+                          copies.second, result, rotated);
+      if (reason.empty()) {
+        result.rotated.push_back(std::move(rotated));
+        continue;
+      }
+      for (CopyH2DOp copy : {copies.first, copies.second})
+        if (copy)
+          result.rejected.push_back({copy, reason});
+    }
+  }
+
+  /// Why `alloc` cannot rotate with `thenFill` and `elseFill` (either may be
+  /// null), the copies into it in the branches of `branch`, issued early
+  /// under its condition; empty if it can (and `result` filled).
+  std::string checkBranchFill(scf::IfOp branch, unsigned index, AllocOp alloc,
+                              CopyH2DOp thenFill, CopyH2DOp elseFill,
+                              const LoopPrefetchAnalysis &analysis,
+                              RotatedBuffer &result) {
+    if (std::string reason = checkBranchFirstTouch(branch, index, alloc,
+                                                   thenFill, elseFill, analysis);
+        !reason.empty())
+      return reason;
+    for (CopyH2DOp fill : {thenFill, elseFill}) {
+      if (!fill)
+        continue;
+      bool deviceWrites = false;
+      if (Operation *writer = findSourceWriter(fill, deviceWrites))
+        return describeOp(writer) + " in the body may write its source";
+      if (failed(collectSlice(fill.getSource(), result.branchSlice)))
+        return "its source is computed inside the loop by an op with effects";
+    }
+    if (failed(collectSlice(branch.getCondition(), result.branchSlice)))
+      return "the condition of its branch is computed inside the loop by an "
+             "op with effects";
+    llvm::sort(result.branchSlice, [&](Operation *lhs, Operation *rhs) {
+      return positions.enter(lhs) < positions.enter(rhs);
+    });
+    result.branchSlice.erase(
+        std::unique(result.branchSlice.begin(), result.branchSlice.end()),
+        result.branchSlice.end());
+    result.buffer = alloc;
+    result.bytes = *getByteSize(alloc.getType());
+    result.branch = branch;
+    result.thenFill = thenFill;
+    result.elseFill = elseFill;
+    return "";
+  }
+
+  /// Adds the buffers that launches in the branches of `branch` (the op at
+  /// `index` of the body) declare they overwrite, first to touch them there,
+  /// as rotated buffers without a copy.
+  void collectBranchOverwrites(scf::IfOp branch, unsigned index,
+                               LoopPrefetchAnalysis &result) {
+    llvm::MapVector<Operation *, std::pair<Operation *, Operation *>> firsts;
+    for (auto [inElse, region] : llvm::enumerate(branch->getRegions()))
+      for (Block &block : region)
+        for (auto dispatch : block.getOps<DispatchOp>())
+          for (auto [operandIndex, operand] :
+               llvm::enumerate(dispatch.getKernelOperands())) {
+            auto alloc = operand.getDefiningOp<AllocOp>();
+            if (!alloc ||
+                dispatch.getDeclaredAccess(operandIndex) != AccessKind::Overwrite)
+              continue;
+            auto &[thenFirst, elseFirst] = firsts[alloc];
+            Operation *&first = inElse ? elseFirst : thenFirst;
+            if (!first)
+              first = dispatch;
+          }
+    for (auto &[alloc, first] : firsts) {
+      if (!getByteSize(cast<AllocOp>(alloc).getType()) ||
+          !checkBranchFirstTouch(branch, index, cast<AllocOp>(alloc),
+                                 first.first, first.second, result)
+               .empty())
+        continue;
+      RotatedBuffer rotated;
+      rotated.buffer = cast<AllocOp>(alloc);
+      rotated.bytes = *getByteSize(rotated.buffer.getType());
+      result.rotated.push_back(std::move(rotated));
+    }
+  }
+
+  /// Why `alloc` cannot rotate with `thenFirst` and `elseFirst` (either may
+  /// be null), ops in the branches of `branch` that fill or overwrite it, as
+  /// the ops that start each iteration's use of it; empty if it can. Every
+  /// use of it in the body must come after one of them in its branch, or
+  /// after `branch` where both branches have one.
+  std::string checkBranchFirstTouch(scf::IfOp branch, unsigned index,
+                                    AllocOp alloc, Operation *thenFirst,
+                                    Operation *elseFirst,
+                                    const LoopPrefetchAnalysis &analysis) {
+    if (loop->isAncestor(alloc))
+      return "its destination is not a whole vyre.alloc buffer allocated "
+             "outside the loop";
+    if (llvm::any_of(analysis.rotated, [&](const RotatedBuffer &rotated) {
+          return rotated.buffer == alloc;
+        }))
+      return "its destination rotates already";
+    if (!getByteSize(alloc.getType()))
+      return "its destination's size is not known statically";
+    unsigned slot = *slots.getSlotNumber(alloc.getResult());
+    std::string slotName = "slot " + std::to_string(slot);
+    // Where in the body the buffer may be used: after a first toucher, in
+    // its branch, and after the scf.if where both branches have one.
+    bool both = thenFirst && elseFirst;
+    auto afterFill = [&](unsigned position) {
+      for (Operation *first : {thenFirst, elseFirst})
+        if (first && position >= positions.enter(first) &&
+            position <= positions.exit(&first->getBlock()->back()))
+          return true;
+      return both && position > positions.exit(branch);
+    };
+    ArrayRef<Operation *> users = positions.getSortedUsers(alloc);
+    for (Operation *user : users) {
+      unsigned position = positions.enter(user);
+      if (position <= positions.enter(loop) ||
+          position > positions.exit(loop) || afterFill(position))
+        continue;
+      Operation *inBody = loop.getBody()->findAncestorOpInBlock(*user);
+      return describeOp(inBody) + " touches " + slotName +
+             " where no copy or overwriting launch of the branch came "
+             "first: an iteration would see what the one before left";
+    }
+    if (std::string reason = checkUsesOutsideLoop(alloc, slotName);
+        !reason.empty())
+      return reason;
+    // What the footprints say (views, calls): nothing touches the slot
+    // before a fill, in the body or in a branch.
+    auto touchesSlot = [&](const OpFootprint &footprint) {
+      return footprint.device.slots.isUnknown() ||
+             footprint.host.slots.isUnknown() ||
+             footprint.device.slots.mayAccess(slot) ||
+             footprint.host.slots.mayAccess(slot);
+    };
+    for (auto [otherIndex, other] :
+         llvm::enumerate(loop.getBody()->without_terminator())) {
+      const OpFootprint &footprint = footprints[otherIndex];
+      if (footprint.device.slots.isUnknown() ||
+          footprint.host.slots.isUnknown())
+        return describeOp(&other) + " in the body may touch any slot, " +
+               slotName + " included";
+      bool afterBoth = otherIndex > index && both;
+      if (otherIndex != index && !afterBoth && touchesSlot(footprint))
+        return describeOp(&other) + " in the body touches " + slotName +
+               " where no copy or overwriting launch of the branch came "
+               "first: an iteration would see what the one before left";
+    }
+    for (auto [region, first] :
+         {std::make_pair(&branch.getThenRegion(), thenFirst),
+          std::make_pair(&branch.getElseRegion(), elseFirst)}) {
+      if (region->empty())
+        continue;
+      for (Operation &op : region->front().without_terminator()) {
+        if (&op == first)
+          break;
+        if (touchesSlot(footprintCache.get(&op)))
+          return describeOp(&op) + " in the branch touches " + slotName +
+                 " before the op that fills it: an iteration would see "
+                 "what the one before left";
+      }
+    }
     return "";
   }
 
@@ -356,8 +576,21 @@ private:
              " before the copy fills it: an iteration sees what the one "
              "before left";
     }
-    auto afterLoop = std::lower_bound(atFirst, users.end(), loopExit + 1,
-                                      byPosition);
+    return checkUsesOutsideLoop(alloc, slotName);
+  }
+
+  /// Why the uses of `alloc` outside the loop keep it from rotating: one
+  /// after the loop, or one before it that runs again after it or derives a
+  /// view; empty if none.
+  std::string checkUsesOutsideLoop(AllocOp alloc, const std::string &slotName) {
+    ArrayRef<Operation *> users = positions.getSortedUsers(alloc);
+    auto byPosition = [&](Operation *user, unsigned position) {
+      return positions.enter(user) < position;
+    };
+    auto inLoop = std::lower_bound(users.begin(), users.end(),
+                                   positions.enter(loop) + 1, byPosition);
+    auto afterLoop = std::lower_bound(inLoop, users.end(),
+                                      positions.exit(loop) + 1, byPosition);
     // After the loop first (one look decides), then before it, nearest
     // first.
     SmallVector<Operation *> outside(afterLoop, users.end());
@@ -387,23 +620,35 @@ private:
     return "";
   }
 
-  /// Collects, in body order, the ops of the body that compute `value`;
-  /// fails if one of them has effects or regions.
+  /// Collects, in program order, the ops of the loop (its body, or a
+  /// branch of the body) that compute `value`; fails if one of them has
+  /// effects or regions, or is a block argument other than the induction
+  /// variable.
   LogicalResult collectSlice(Value value, SmallVectorImpl<Operation *> &slice) {
-    Block *body = loop.getBody();
+    unsigned loopEnter = positions.enter(loop);
+    unsigned loopExit = positions.exit(loop);
     SmallVector<Value> worklist{value};
-    llvm::SmallPtrSet<Operation *, 8> seen;
+    llvm::SmallPtrSet<Operation *, 8> seen(slice.begin(), slice.end());
     while (!worklist.empty()) {
-      Operation *def = worklist.pop_back_val().getDefiningOp();
-      if (!def || def->getBlock() != body || !seen.insert(def).second)
+      Value next = worklist.pop_back_val();
+      Operation *def = next.getDefiningOp();
+      if (!def) {
+        Operation *owner = cast<BlockArgument>(next).getOwner()->getParentOp();
+        if (owner != loop.getOperation() && loop->isAncestor(owner))
+          return failure();
+        continue;
+      }
+      unsigned position = positions.enter(def);
+      if (position <= loopEnter || position > loopExit ||
+          !seen.insert(def).second)
         continue;
       if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
         return failure();
       slice.push_back(def);
       llvm::append_range(worklist, def->getOperands());
     }
-    llvm::sort(slice, [](Operation *lhs, Operation *rhs) {
-      return lhs->isBeforeInBlock(rhs);
+    llvm::sort(slice, [&](Operation *lhs, Operation *rhs) {
+      return positions.enter(lhs) < positions.enter(rhs);
     });
     return success();
   }

@@ -169,6 +169,10 @@ private:
   /// op holds now (bound like tokens, to what flows into it).
   DenseMap<Value, Buffer> memrefBinding;
   DenseMap<Operation *, unsigned> loopTrips;
+  /// The branch every scf.if takes on a condition computed once per run of
+  /// the function (an argument, a value of its entry block): one choice
+  /// for all of them, as at run time.
+  DenseMap<Value, unsigned> branchOnCondition;
   /// The stream each `!llvm.ptr` cast from a token stands for, and the
   /// explicit event each `!llvm.ptr` holds.
   DenseMap<Value, unsigned> pointerStream;

@@ -10,6 +10,7 @@
 #include "TraceInterpreter.h"
 
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -174,8 +175,17 @@ LogicalResult TraceInterpreter::runWhile(scf::WhileOp loop) {
 }
 
 LogicalResult TraceInterpreter::runIf(scf::IfOp branch) {
-  Region &taken =
-      choices.choose(2) == 0 ? branch.getThenRegion() : branch.getElseRegion();
+  Value condition = branch.getCondition();
+  unsigned choice = 0;
+  if (isa<FunctionOpInterface>(condition.getParentRegion()->getParentOp())) {
+    auto [it, inserted] = branchOnCondition.try_emplace(condition, 0);
+    if (inserted)
+      it->second = choices.choose(2);
+    choice = it->second;
+  } else {
+    choice = choices.choose(2);
+  }
+  Region &taken = choice == 0 ? branch.getThenRegion() : branch.getElseRegion();
   return runYieldingRegion(taken, branch->getResults());
 }
 

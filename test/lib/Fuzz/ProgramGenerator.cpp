@@ -386,6 +386,14 @@ private:
     ++depth;
     if (uniform(0, 3) == 0)
       statements(1, /*nesting=*/2);
+    if (numIfs < 6 && uniform(0, 3) == 0) {
+      branchyStreamingBody(id, buffer);
+      --depth;
+      line("}");
+      dealloc(buffer, "memref<16xf32>");
+      dealloc("%o" + id, "memref<16xf32>");
+      return;
+    }
     fillThroughView(id, buffer);
     if (coin()) {
       // A result buffer of its own, which the launch promises to overwrite
@@ -426,6 +434,61 @@ private:
     line("}");
     dealloc(buffer, "memref<16xf32>");
     dealloc("%o" + id, "memref<16xf32>");
+  }
+
+  /// The body of a streaming loop that branches, on the function's i1
+  /// argument or on the parity of the induction variable: the fill in one
+  /// branch (its kernel with it, another kernel in the other branch), in
+  /// both branches from different sources (the kernel after them), or
+  /// before the branch (which picks the kernel).
+  void branchyStreamingBody(const std::string &id, const std::string &buffer) {
+    std::string condition = "%c";
+    if (coin()) {
+      line("%q" + id + " = arith.remui %i" + id + ", %c3 : index");
+      condition = "%p" + id;
+      line(condition + " = arith.cmpi eq, %q" + id + ", %c0 : index");
+    }
+    ++numIfs;
+    std::string kernel = kKernelNames[uniform(0, lowerable ? 5 : 6)];
+    std::string other = kKernelNames[uniform(0, lowerable ? 5 : 6)];
+    switch (uniform(0, 2)) {
+    case 0:
+      line("scf.if " + condition + " {");
+      ++depth;
+      fillThroughView(id, buffer);
+      dispatch(kernel, buffer, deviceBuffer());
+      --depth;
+      line("} else {");
+      ++depth;
+      dispatch(other, deviceBuffer(), deviceBuffer());
+      --depth;
+      line("}");
+      break;
+    case 1:
+      line("scf.if " + condition + " {");
+      ++depth;
+      fillThroughView(id, buffer);
+      --depth;
+      line("} else {");
+      ++depth;
+      copy(/*toDevice=*/true, hostBuffer(), buffer);
+      --depth;
+      line("}");
+      dispatch(kernel, buffer, deviceBuffer());
+      break;
+    default:
+      fillThroughView(id, buffer);
+      line("scf.if " + condition + " {");
+      ++depth;
+      dispatch(kernel, buffer, deviceBuffer());
+      --depth;
+      line("} else {");
+      ++depth;
+      dispatch(other, buffer, deviceBuffer());
+      --depth;
+      line("}");
+      break;
+    }
   }
 
   std::function<uint64_t()> &draw;
