@@ -9,6 +9,7 @@
 #include "vyre/Simulation/Passes.h"
 #include "vyre/Simulation/SimulateFunction.h"
 
+#include "IndexValues.h"
 #include "SteadyState.h"
 
 #include "vyre/Analysis/DeviceCosts.h"
@@ -98,6 +99,9 @@ struct LoopWrites {
 struct LoopRun {
   LoopWrites writes;
   simulation::ChoiceLog choices;
+  /// Whether an scf.if in it took a branch computed from the iteration: its
+  /// iterations need not repeat, so the run is not extrapolated.
+  bool branchesOnIterations = false;
 };
 
 class Simulator {
@@ -347,10 +351,14 @@ private:
       return success();
     }
     if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      APInt condition;
-      bool takeElse = matchPattern(branch.getCondition(),
-                                   m_ConstantInt(&condition)) &&
-                      condition.isZero();
+      // A condition computed from constants and the iterations of the loops
+      // being run decides; any other takes the then branch.
+      std::optional<int64_t> condition = simulation::evaluateIndexValue(
+          branch.getCondition(), inductionValues);
+      bool takeElse = condition && *condition == 0;
+      if (condition && !matchPattern(branch.getCondition(), m_Constant()))
+        for (LoopRun *run : loopRuns)
+          run->branchesOnIterations = true;
       if (failed(runRegion(takeElse ? branch.getElseRegion()
                                     : branch.getThenRegion())))
         return failure();
@@ -642,8 +650,20 @@ private:
     simulation::SteadyStateDetector detector;
     size_t written = 0;
     LogicalResult result = success();
+    std::optional<APInt> lower = constantInteger(loop.getLowerBound());
+    std::optional<APInt> step = constantInteger(loop.getStep());
     for (uint64_t i = 0; i < trips; ++i) {
-      if (model.steadyState && i == model.maxTrips) {
+      // The induction variable's value, where the bounds say it.
+      int64_t scaled = 0, value = 0;
+      if (lower && step && lower->getSignificantBits() <= 64 &&
+          step->getSignificantBits() <= 64 && i <= uint64_t(INT64_MAX) &&
+          !llvm::MulOverflow(int64_t(i), step->getSExtValue(), scaled) &&
+          !llvm::AddOverflow(lower->getSExtValue(), scaled, value))
+        inductionValues[loop.getInductionVar()] = value;
+      else
+        inductionValues.erase(loop.getInductionVar());
+      if (model.steadyState && i == model.maxTrips &&
+          !run.branchesOnIterations) {
         result = loop.emitOpError("runs ")
                  << trips << " iterations, and its first " << model.maxTrips
                  << " (max-trips) reach no steady state in --vyre-simulate; "
@@ -656,7 +676,7 @@ private:
         break;
       }
       waitAroundRegion(loop);
-      if (!model.steadyState || i + 1 == trips)
+      if (!model.steadyState || i + 1 == trips || run.branchesOnIterations)
         continue;
       if (run.writes.size() != written) {
         detector.reset();
@@ -669,6 +689,7 @@ private:
       }
     }
     loopRuns.pop_back();
+    inductionValues.erase(loop.getInductionVar());
     if (LoopWrites *outer = currentWrites())
       outer->merge(run.writes);
     return result;
@@ -767,6 +788,9 @@ private:
   /// What each loop being run wrote, innermost last, and the iterations
   /// added from steady states.
   SmallVector<LoopRun *> loopRuns;
+  /// The value of the induction variable of each loop being run, in its
+  /// current iteration.
+  DenseMap<Value, int64_t> inductionValues;
   uint64_t extrapolatedIterations = 0;
 
   double host = 0;

@@ -128,7 +128,8 @@ func.func @copy_in_loop(%h: memref<16xf32>, %n: index, %v: f32) {
 }
 
 // Tests copies in both branches of an scf.if, each joined in its own block,
-// and a copy before the if that the then-branch reads.
+// and a copy before the if that the then-branch reads. Nothing before the
+// branch touched %b: its copies follow no main-stream work.
 // CHECK-LABEL: func.func @copies_in_if
 func.func @copies_in_if(%h: memref<16xf32>, %cond: i1) {
   %c1 = arith.constant 1 : index
@@ -137,13 +138,11 @@ func.func @copies_in_if(%h: memref<16xf32>, %cond: i1) {
   // CHECK: %[[T:.+]] = vyre.copy_h2d_async {{.*}} to %[[A:[^ ]+]] on
   // CHECK: vyre.wait %[[T]]
   // CHECK-NEXT: scf.if
-  // CHECK-NEXT: vyre.record
-  // CHECK-NEXT: %[[TT:.+]] = vyre.copy_h2d_async
+  // CHECK-NEXT: %[[TT:.+]] = vyre.copy_h2d_async {{.*}} on stream 1 :
   // CHECK-NEXT: vyre.dispatch @k::@read {{.*}} args(%[[A]] :
   // CHECK-NEXT: vyre.sync %[[TT]]
   // CHECK-NEXT: } else {
-  // CHECK-NEXT: vyre.record
-  // CHECK-NEXT: %[[TE:.+]] = vyre.copy_h2d_async
+  // CHECK-NEXT: %[[TE:.+]] = vyre.copy_h2d_async {{.*}} on stream 1 :
   // CHECK-NEXT: vyre.wait %[[TE]]
   // CHECK-NEXT: vyre.dispatch @k::@read
   // CHECK-NEXT: }
@@ -212,12 +211,14 @@ func.func @nested_device_loops(%h: memref<4x16xf32>, %o: memref<16xf32>, %n: ind
 
 // Tests a branch in a device-only loop: the branch's copy is joined on the
 // main stream at the branch's end, and the host waits once, after the loop.
-// (A branch outside a loop synchronizes at its end: @copies_in_if.)
+// (A branch outside a loop synchronizes at its end: @copies_in_if.) The
+// copy follows the earlier iterations' work, recorded at the top of the
+// body, where the branch stands.
 // CHECK-LABEL: func.func @branch_in_device_loop
 // CHECK:         scf.for
+// CHECK-NEXT:      %[[R:.+]] = vyre.record
 // CHECK-NEXT:      scf.if
-// CHECK-NEXT:        vyre.record
-// CHECK-NEXT:        %[[U:.+]] = vyre.copy_h2d_async
+// CHECK-NEXT:        %[[U:.+]] = vyre.copy_h2d_async {{.*}} after [%[[R]]]
 // CHECK-NEXT:        vyre.dispatch @k::@read
 // CHECK-NEXT:        vyre.wait %[[U]]
 // CHECK-NEXT:      }
@@ -239,5 +240,50 @@ func.func @branch_in_device_loop(%h: memref<16xf32>, %n: index, %c: i1) {
   }
   vyre.dealloc %a : memref<16xf32>
   vyre.dealloc %b : memref<16xf32>
+  return
+}
+
+// Tests a copy in a branch into a buffer that a kernel before the branch
+// reads: it follows the main stream's progress just after that kernel (a
+// record there, around the branch), not the kernels issued after it, which
+// it runs beside.
+// CHECK-LABEL: func.func @branch_copy_after_last_reader
+// CHECK:      vyre.dispatch @k::@read {{.*}} args(%[[A:[^ ]+]] :
+// CHECK-NEXT: %[[R:.+]] = vyre.record
+// CHECK-NEXT: vyre.dispatch @k::@read {{.*}} args(%[[B:[^ ]+]] :
+// CHECK-NEXT: scf.if
+// CHECK-NEXT:   %[[T:.+]] = vyre.copy_h2d_async {{.*}} to %[[A]] on stream 1 after [%[[R]]]
+func.func @branch_copy_after_last_reader(%h: memref<16xf32>, %c: i1) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  scf.if %c {
+    vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  return
+}
+
+// Tests the case where it must not: a copy into the buffer before the
+// branch, still in flight on its stream, is what the branch's copy must
+// follow; it is not a record's work, so the branch's copy follows all the
+// main stream's work before the branch (a record at the branch's top), and
+// its stream's order.
+// CHECK-LABEL: func.func @branch_copy_after_copy
+// CHECK:      scf.if
+// CHECK-NEXT:   %[[R:.+]] = vyre.record
+// CHECK-NEXT:   vyre.copy_h2d_async {{.*}} on stream 1 after [%[[R]]]
+func.func @branch_copy_after_copy(%h: memref<16xf32>, %g: memref<16xf32>, %c: i1) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  scf.if %c {
+    vyre.copy_h2d %g to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
   return
 }

@@ -184,6 +184,11 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
        and a `vyre.copy_d2h` from it is issued one iteration late, after the
        next iteration's launch, when nothing else in the body touches its
        host destination.
+    4. **Bodies may branch.** An `scf.if` of the body is written out with it.
+       A copy in a branch that is the first to touch its buffer there is
+       issued early under the same condition (computed again, by pure ops,
+       for the iteration it fills); the buffer may be used after it in its
+       branch, and after the `scf.if` where both branches fill it.
 
     The loop becomes a prologue (the first copies), a loop unrolled
     `pipeline-depth` times, the last iterations, and the remainder of the
@@ -197,8 +202,8 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     With `--remarks-filter=pipeline-loops`, a pipelined loop gets a `passed`
     remark with its depth and extra memory, a hoisted copy a `passed` remark,
     and a loop or copy left as it was a `missed` remark naming what blocked
-    it: values carried by the loop, a branch in the body, an op of unknown
-    effect, a buffer used
+    it: values carried by the loop, a loop pipelined already in the body, an
+    op of unknown effect, a buffer used
     before its copy fills it or after the loop, a source computed by an op
     with effects, a body that may write the source.
 

@@ -155,8 +155,11 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
   if (failed(copyTarget) || failed(copySource))
     return failure();
   bool afterEvent = false;
+  // The awaited tokens the host already waited for still order the copy
+  // after the allocations before them.
+  SmallVector<Value> done;
   FailureOr<SmallVector<Value>> waits =
-      lookupTokens(copy, copy.getAwaitedTokens(), &afterEvent);
+      lookupTokens(copy, copy.getAwaitedTokens(), &afterEvent, &done);
   if (failed(waits))
     return failure();
   // Stream 0 is the main stream: the copy continues it without a host wait.
@@ -164,6 +167,7 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
   Value &side = index == 0 ? state.main : state.side[index];
   SmallVector<Value> after(*waits);
   after.push_back(side);
+  llvm::append_range(after, done);
   for (Value buffer : {target, source})
     for (Value alloc : streams.allocsToOrder(after, buffer))
       if (!llvm::is_contained(*waits, alloc))
@@ -361,7 +365,8 @@ Value VyreToGPULowering::joinStreams(Value current, ArrayRef<Value> waits,
 /// waited for: an error.
 FailureOr<SmallVector<Value>>
 VyreToGPULowering::lookupTokens(Operation *user, ValueRange vyreTokens,
-                                bool *afterEvent) {
+                                bool *afterEvent,
+                                SmallVectorImpl<Value> *done) {
   SmallVector<Value> result;
   for (auto [index, token] : llvm::enumerate(vyreTokens)) {
     auto it = tokens.find(token);
@@ -379,8 +384,12 @@ VyreToGPULowering::lookupTokens(Operation *user, ValueRange vyreTokens,
       *afterEvent |= static_cast<bool>(awaitedEvent);
       continue;
     }
-    if (gpuToken && !streams.isComplete(gpuToken) &&
-        !llvm::is_contained(result, gpuToken))
+    if (gpuToken && streams.isComplete(gpuToken)) {
+      if (done)
+        done->push_back(gpuToken);
+      continue;
+    }
+    if (gpuToken && !llvm::is_contained(result, gpuToken))
       result.push_back(gpuToken);
   }
   return result;

@@ -211,9 +211,11 @@ private:
   /// event recorded right after the op that made it.
   void waitByEvent(Value token, Value dependency, Location loc);
 
-  FailureOr<SmallVector<Value>> lookupTokens(Operation *user,
-                                             ValueRange vyreTokens,
-                                             bool *afterEvent);
+  /// The gpu tokens `vyreTokens` stand for that are still to wait for;
+  /// those the host already waited for go to `done`, if given.
+  FailureOr<SmallVector<Value>>
+  lookupTokens(Operation *user, ValueRange vyreTokens, bool *afterEvent,
+               SmallVectorImpl<Value> *done = nullptr);
 
   OpBuilder builder;
   Type tokenType;

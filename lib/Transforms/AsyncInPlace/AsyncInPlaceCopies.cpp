@@ -192,6 +192,7 @@ private:
   using StreamCursors = DenseMap<int64_t, size_t>;
   void planBlock(Block &block, bool repeats, const SideAccess &covered,
                  const SideAccess &uncovered, StreamCursors cursors,
+                 const DenseSet<Operation *> &coveringOutside,
                  SmallVectorImpl<Operation *> &awaitedOutside);
   void addSideWork(Operation *awaited, PendingInBlock &pending,
                    StreamCursors &cursors);
@@ -571,9 +572,13 @@ void AsyncInPlacePlanner::addSideWork(Operation *awaited,
 /// covered and the host has not waited for since; `uncovered` the other
 /// main-stream work still in flight where the block starts; `cursors` says
 /// which side-stream copies that work counts.
+/// `coveringOutside`: the main-stream ops around the block (records, copies)
+/// whose tokens stand for all of `covered`: a copy on a side stream that
+/// depends on one needs nothing from the record at the block's top.
 void AsyncInPlacePlanner::planBlock(
     Block &block, bool repeats, const SideAccess &covered,
     const SideAccess &uncovered, StreamCursors cursors,
+    const DenseSet<Operation *> &coveringOutside,
     SmallVectorImpl<Operation *> &awaitedOutside) {
   PendingInBlock pending(aliasing);
   // At the block's top: the work around it, and, in a block that runs
@@ -601,10 +606,13 @@ void AsyncInPlacePlanner::planBlock(
     after.position = position;
     pending.cover(position, addWork(std::move(after)));
   };
+  // Only `covered` is at the top of a block that does not run again.
+  bool topIsCovered = false;
   if (!touchesNothing(top)) {
     PendingWork record;
     record.atStartOf = &block;
     record.position = pending.add(top);
+    topIsCovered = !repeats || !holdsCopies;
     pending.cover(record.position, addWork(std::move(record)));
   }
   // The other work around it, for the copies in it to cover: in a block
@@ -623,8 +631,12 @@ void AsyncInPlacePlanner::planBlock(
   auto coveredByDependencies = [&](Operation *op) {
     size_t count = 0;
     for (Value token : cast<StreamOpInterface>(op).getAwaitedTokens())
-      if (Operation *producer = token.getDefiningOp())
+      if (Operation *producer = token.getDefiningOp()) {
         count = std::max(count, entriesBefore.lookup(producer));
+        // The record at the top is entry 0.
+        if (topIsCovered && coveringOutside.contains(producer))
+          count = std::max<size_t>(count, 1);
+      }
     return count;
   };
   for (Operation &op : block) {
@@ -724,11 +736,18 @@ void AsyncInPlacePlanner::planBlock(
     // work through the top of their blocks.
     SideAccess coveredHere = pending.coveredAccess();
     SideAccess uncoveredHere = pending.uncoveredAccess();
+    // The main-stream ops here whose tokens stand for all the covered work
+    // (a record issued after it, say, on which copies inside may depend).
+    DenseSet<Operation *> coveringHere;
+    if (std::optional<unsigned> latest = pending.latestCovered())
+      for (auto [producer, before] : entriesBefore)
+        if (before > *latest)
+          coveringHere.insert(producer);
     SmallVector<Operation *> awaitedInside;
     for (auto [index, region] : llvm::enumerate(op.getRegions()))
       for (Block &nested : region)
         planBlock(nested, regionRepeats(&op, index), coveredHere,
-                  uncoveredHere, cursors, awaitedInside);
+                  uncoveredHere, cursors, coveringHere, awaitedInside);
     // The main stream waited inside for side-stream work from out here.
     for (Operation *producer : awaitedInside) {
       if (op.isAncestor(producer))
@@ -803,7 +822,7 @@ AsyncInPlaceResult AsyncInPlacePlanner::run() {
       planBlockAsUpstream(block);
     else
       planBlock(block, /*repeats=*/false, SideAccess(), SideAccess(),
-                StreamCursors(), awaitedOutside);
+                StreamCursors(), DenseSet<Operation *>(), awaitedOutside);
   }
   // Records first: a wait before an op may follow a record after the op
   // before it.

@@ -77,7 +77,8 @@ private:
     case PlannedDependency::Kind::Token:
       return dependency.token;
     case PlannedDependency::Kind::Record:
-      return recordAfter.lookup({block, dependency.recordAnchor});
+      return recordAfter.lookup(
+          {dependency.getRecordBlock(block), dependency.recordAnchor});
     }
     llvm_unreachable("unknown dependency kind");
   }

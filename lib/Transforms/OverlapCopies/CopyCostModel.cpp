@@ -147,7 +147,21 @@ struct CopyCostModel::State {
 
   double kernelMicrosIn(Operation *op);
   BlockTimes &times(Block *block) { return *blocks.find(block)->second; }
+  /// The times of `block`, built on first ask (a block around a branch
+  /// that holds no copy of its own).
+  BlockTimes &timesOf(Block *block) {
+    if (!blocks.count(block))
+      buildBlock(block, moved);
+    return times(block);
+  }
+  /// Main-stream time in the block around the branch holding `copy`, from
+  /// the record `dependency` there to the op that holds the branch, which
+  /// the copy, issued in the branch, may run beside.
+  double enclosingMicros(const PlannedCopy &copy,
+                         const PlannedDependency &dependency);
   void buildBlock(Block *block, const llvm::DenseSet<Operation *> &moved);
+  /// The copies the sweep starts with moved.
+  llvm::DenseSet<Operation *> moved;
   void computeLaterCopies(Block *block, ArrayRef<const PlannedCopy *> copies);
   int64_t lastDrainAtOrBefore(const BlockTimes &times, int64_t position);
   int64_t placeOf(const BlockTimes &times, const PlannedCopy &copy) const;
@@ -375,6 +389,22 @@ std::optional<int64_t> CopyCostModel::State::inPlacePosition(
   return times.positionOf(other.original);
 }
 
+double CopyCostModel::State::enclosingMicros(
+    const PlannedCopy &copy, const PlannedDependency &dependency) {
+  Block *recordBlock = dependency.getRecordBlock(copy.block);
+  Operation *holder =
+      recordBlock->findAncestorOpInBlock(*copy.block->getParentOp());
+  if (!holder)
+    return 0;
+  BlockTimes &outer = timesOf(recordBlock);
+  int64_t holderAt = outer.positionOf(holder);
+  int64_t from = dependency.recordAnchor
+                     ? outer.positionOf(dependency.recordAnchor)
+                     : -1;
+  from = std::max(from, lastDrainAtOrBefore(outer, holderAt - 1));
+  return mainMicros(outer, from + 1, holderAt, copy.toHost);
+}
+
 /// Where `copy` starts: its planned place, or just below the last copy in
 /// its direction left in place before it (copies keep their order on the
 /// copy engine), or below a copy it depends on that stays in place.
@@ -395,7 +425,7 @@ CopyCostModel::CopyCostModel(
     const CopyPlan &plan, const CopyCostOptions &options,
     const llvm::SmallPtrSetImpl<Operation *> *leftInPlace)
     : state(std::make_unique<State>(plan, options)) {
-  llvm::DenseSet<Operation *> moved;
+  llvm::DenseSet<Operation *> &moved = state->moved;
   DenseMap<Block *, SmallVector<const PlannedCopy *>> byBlock;
   SmallVector<Block *> order;
   DataLayoutCache layouts;
@@ -449,7 +479,18 @@ CopyCostVerdict CopyCostModel::evaluate(const PlannedCopy &copy) {
   // device); a copy below one left in place starts where the host waited.
   int64_t stop = state->lastDrainAtOrBefore(times, at);
   size_t dependencies = 0;
+  double enclosing = 0;
   for (const PlannedDependency &dependency : copy.dependencies) {
+    // A record around the branch the copy is in: the main-stream work
+    // issued there after it, before the branch, and all of the branch's
+    // work before the copy.
+    if (dependency.kind == PlannedDependency::Kind::Record &&
+        dependency.getRecordBlock(copy.block) != copy.block) {
+      if (stop < 0)
+        enclosing = state->enclosingMicros(copy, dependency);
+      ++dependencies;
+      continue;
+    }
     int64_t anchor = -1;
     // A copy left in place is main-stream progress, as a record is.
     std::optional<int64_t> inPlace =
@@ -464,7 +505,8 @@ CopyCostVerdict CopyCostModel::evaluate(const PlannedCopy &copy) {
     }
     ++dependencies;
   }
-  double window = state->mainMicros(times, stop + 1, at + 1, copy.toHost);
+  double window =
+      enclosing + state->mainMicros(times, stop + 1, at + 1, copy.toHost);
   // Then the kernels issued after it, up to the first op that waits for it
   // (or the place of the copy that does).
   int64_t end = times.size();

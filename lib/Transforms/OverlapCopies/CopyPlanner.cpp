@@ -248,7 +248,8 @@ void CopyPlanner::State::dropInsertionsOf(ArrayRef<bool> leftInPlace) {
       continue;
     for (const PlannedDependency &dependency : copy.dependencies)
       if (dependency.kind == PlannedDependency::Kind::Record)
-        recordsUsed.insert({copy.block, dependency.recordAnchor});
+        recordsUsed.insert({dependency.getRecordBlock(copy.block),
+                            dependency.recordAnchor});
   }
   plan.insertions.erase(plan.insertions.begin() + placementInsertions,
                         plan.insertions.end());

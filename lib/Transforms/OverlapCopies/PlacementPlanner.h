@@ -44,12 +44,17 @@ public:
       : context(context), plan(context.plan), slots(context.slots),
         options(options) {}
 
-  void planBlock(Block &block);
+  void planBlock(Block &block) { planBlock(block, nullptr); }
 
 private:
   /// The block being planned.
   struct BlockState {
     Block *block = nullptr;
+    /// For a block of an scf.if (it runs at most once where the scf.if
+    /// stands), the state of the block holding the scf.if, as it is there:
+    /// a copy into a slot nothing in the branch touched before follows the
+    /// main-stream work issued up to the last access there, not all of it.
+    BlockState *enclosing = nullptr;
     LastAccesses last;
     /// How many ops are planned after each op (null: the block's start),
     /// and whether a vyre.record is among them.
@@ -58,6 +63,10 @@ private:
     DenseMap<int64_t, Stamp> lastCopyOnStream;
   };
 
+  void planBlock(Block &block, BlockState *enclosing);
+  FailureOr<std::optional<PlannedDependency>>
+  findEnclosingDependency(Value target, const CopyNeeds &needs,
+                          BlockState &inner, Location loc);
   PlanPoint insertAfter(BlockState &state, const Stamp &after);
   PlannedDependency recordAfter(BlockState &state, const Stamp &op,
                                 Location loc);

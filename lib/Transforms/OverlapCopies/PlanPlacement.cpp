@@ -14,6 +14,7 @@
 #include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/OpFootprint.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -21,9 +22,10 @@ using namespace mlir::vyre;
 using namespace mlir::vyre::overlap;
 
 
-void PlacementPlanner::planBlock(Block &block) {
+void PlacementPlanner::planBlock(Block &block, BlockState *enclosing) {
   BlockState state;
   state.block = &block;
+  state.enclosing = enclosing;
   Stamp previous;
   for (Operation &op : block) {
     ++context.steps;
@@ -33,7 +35,7 @@ void PlacementPlanner::planBlock(Block &block) {
     if (!hasDeviceCodeRegions(&op))
       for (Region &region : op.getRegions())
         for (Block &nested : region)
-          planBlock(nested);
+          planBlock(nested, isa<scf::IfOp>(op) ? &state : nullptr);
     bool declined = options.leaveInPlace.contains(&op);
     if (auto copy = dyn_cast<CopyH2DOp>(op); copy && !declined)
       if (planCopy(copy, previous, state))
@@ -285,12 +287,78 @@ PlacementPlanner::findDependencies(CopyH2DOp copy, const CopyNeeds &needs,
       (!needs.lastSlotAccess &&
        slotMayBeBusyAtStart(*state.block, copy.getTarget(), needs.slots)) ||
       hostBufferMayBeBusyAtStart(*state.block, needs.hostRoot);
-  if (mainStreamWork)
+  if (mainStreamWork) {
     dependencies.push_back(recordAfter(state, mainStreamWork, copy.getLoc()));
-  else if (busyAtStart)
-    dependencies.push_back(recordAfter(state, Stamp(), copy.getLoc()));
+  } else if (busyAtStart) {
+    // In a branch, the work before the branch that touched the slot, rather
+    // than all of it, where that can be told.
+    FailureOr<std::optional<PlannedDependency>> enclosing =
+        findEnclosingDependency(copy.getTarget(), needs, state, copy.getLoc());
+    if (failed(enclosing))
+      dependencies.push_back(recordAfter(state, Stamp(), copy.getLoc()));
+    else if (*enclosing)
+      dependencies.push_back(**enclosing);
+  }
   // Several reasons may name the same token: each once.
   return unique(dependencies);
+}
+
+/// For a copy in a block of an scf.if that nothing in the block before it
+/// touches its slot or writes its host buffer (`needs`, worked out in
+/// `inner`): the main-stream progress it must follow, as a record in the
+/// block around the scf.if after the last op there that touched the slot,
+/// wrote the host buffer on the device, or wrote the source's slot (in the
+/// block around that, if none did, and so on); none where no work before
+/// may touch them. Fails where this cannot be told so simply (a copy in
+/// flight there reads or writes them, the destination is an argument): the
+/// copy then follows all the work before the branch.
+FailureOr<std::optional<PlannedDependency>>
+PlacementPlanner::findEnclosingDependency(Value target, const CopyNeeds &needs,
+                                          BlockState &inner, Location loc) {
+  BlockState *outer = inner.enclosing;
+  if (!outer || !needs.targetArguments.empty() || !needs.aliasingCopies.empty())
+    return failure();
+  LastAccesses &last = outer->last;
+  Stamp slotAccess = last.anySlot;
+  for (unsigned slot : needs.slots) {
+    slotAccess.keepLatest(last.slot.lookup(slot));
+    if (!last.copyReadingSlot.lookup(slot).empty())
+      return failure();
+  }
+  Stamp hostWriter =
+      last.lastWriterOf(needs.hostRoot, last.deviceHostWrite,
+                        last.anyDeviceHostWrite, context.hostAliasing);
+  // A source that is a slot too (an argument): the last write of it.
+  Stamp sourceWrite;
+  if (!needs.sourceSlots.empty()) {
+    sourceWrite = last.anySlotWrite;
+    for (unsigned slot : needs.sourceSlots)
+      sourceWrite.keepLatest(last.slotWrite.lookup(slot));
+  }
+  Stamp mainStreamWork;
+  for (const Stamp &work : {slotAccess, hostWriter, sourceWrite}) {
+    if (asyncCopyAt(work))
+      return failure();
+    if (mayHaveDeviceWork(work))
+      mainStreamWork.keepLatest(work);
+  }
+  auto inOuterBlock = [&](PlannedDependency record) {
+    record.recordBlock = outer->block;
+    return std::optional<PlannedDependency>(record);
+  };
+  if (mainStreamWork)
+    return inOuterBlock(recordAfter(*outer, mainStreamWork, loc));
+  bool busyAtStart =
+      (!slotAccess &&
+       slotMayBeBusyAtStart(*outer->block, target, needs.slots)) ||
+      hostBufferMayBeBusyAtStart(*outer->block, needs.hostRoot);
+  if (!busyAtStart)
+    return std::optional<PlannedDependency>();
+  FailureOr<std::optional<PlannedDependency>> further =
+      findEnclosingDependency(target, needs, *outer, loc);
+  if (succeeded(further))
+    return further;
+  return inOuterBlock(recordAfter(*outer, Stamp(), loc));
 }
 
 void PlacementPlanner::notePlacedCopy(const CopyNeeds &needs,

@@ -241,29 +241,50 @@ private:
   /// each fill, after the ops of the slice in its branch.
   void emitBranchFills(OpBuilder &builder, RotatedBuffer &copy,
                        IRMapping &mapping) {
+    // The condition's ops fold where the iteration is a constant (the
+    // prologue's): a known condition issues its branch's copy directly.
     for (Operation *op : copy.branchSlice)
       if (op->getBlock() == loop.getBody() &&
           !mapping.contains(op->getResult(0)))
-        builder.clone(*op, mapping);
-    auto branch = scf::IfOp::create(
-        builder, copy.branch.getLoc(),
-        mapping.lookupOrDefault(copy.branch.getCondition()),
-        /*withElseRegion=*/bool(copy.elseFill));
-    for (auto [fill, block] :
-         {std::make_pair(copy.thenFill, branch.thenBlock()),
-          std::make_pair(copy.elseFill, branch.elseBlock())}) {
-      if (!fill)
-        continue;
+        cloneAndFold(builder, *op, mapping);
+    Value condition = mapping.lookupOrDefault(copy.branch.getCondition());
+    auto emitFill = [&](CopyH2DOp fill, OpBuilder &at) {
       // The ops of the branch are mapped apart: a value of the then branch
       // is not one of the else branch.
       IRMapping inBranch = mapping;
-      OpBuilder at(block->getTerminator());
       for (Operation *op : copy.branchSlice)
         if (op->getBlock() == fill->getBlock() &&
             !inBranch.contains(op->getResult(0)))
           at.clone(*op, inBranch);
       at.clone(*fill, inBranch);
+    };
+    APInt known;
+    if (matchPattern(condition, m_ConstantInt(&known))) {
+      if (CopyH2DOp fill = known.isZero() ? copy.elseFill : copy.thenFill)
+        emitFill(fill, builder);
+      return;
     }
+    auto branch = scf::IfOp::create(builder, copy.branch.getLoc(), condition,
+                                    /*withElseRegion=*/bool(copy.elseFill));
+    for (auto [fill, block] :
+         {std::make_pair(copy.thenFill, branch.thenBlock()),
+          std::make_pair(copy.elseFill, branch.elseBlock())}) {
+      if (!fill)
+        continue;
+      OpBuilder at(block->getTerminator());
+      emitFill(fill, at);
+    }
+  }
+
+  /// Clones `op`, folded where its operands are constants.
+  void cloneAndFold(OpBuilder &builder, Operation &op, IRMapping &mapping) {
+    Operation *clone = builder.clone(op, mapping);
+    SmallVector<Value> folded;
+    if (failed(builder.tryFold(clone, folded)) || folded.empty())
+      return;
+    for (auto [original, value] : llvm::zip(op.getResults(), folded))
+      mapping.map(original, value);
+    clone->erase();
   }
 
   /// The original body of iteration `iteration`, copies included, on the

@@ -90,10 +90,20 @@ struct PlannedDependency {
   unsigned copy = 0;
   Value token;
   Operation *recordAnchor = nullptr;
+  /// The block of the record: null for the copy's own block; for a copy in
+  /// a branch of an scf.if, the block holding the scf.if (or one around
+  /// it), where the main-stream work the copy must follow was issued.
+  Block *recordBlock = nullptr;
+
+  /// The block the record is in, for a copy in `copyBlock`.
+  Block *getRecordBlock(Block *copyBlock) const {
+    return recordBlock ? recordBlock : copyBlock;
+  }
 
   bool operator==(const PlannedDependency &other) const {
     return kind == other.kind && copy == other.copy && token == other.token &&
-           recordAnchor == other.recordAnchor;
+           recordAnchor == other.recordAnchor &&
+           recordBlock == other.recordBlock;
   }
 };
 

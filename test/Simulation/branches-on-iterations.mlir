@@ -1,0 +1,78 @@
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-simulate="launch-us=0 event-us=0 host-sync-us=0 alloc-free-us=0" --verify-diagnostics -o /dev/null
+
+// Tests that an scf.if whose condition is computed from the iteration takes
+// the branch that iteration takes: of 8 frames, every fourth (0 and 4) runs
+// the 100 us kernel, the others the 10 us one (2 * 100 + 6 * 10 = 260 us).
+// A loop whose branches follow the iteration is never extrapolated from a
+// steady state: its iterations need not repeat.
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+// expected-remark @+1 {{makespan 260.0 us, serial 260.0 us}}
+func.func @every_fourth(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %r = arith.remui %i, %c4 : index
+    %key = arith.cmpi eq, %r, %c0 : index
+    scf.if %key {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 100.0}
+    } else {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 10.0}
+    }
+  }
+  return
+}
+
+// -----
+
+// Tests the case where the condition is not computed from the iteration (an
+// argument): the then branch, every iteration (800 us).
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+// expected-remark @+1 {{makespan 800.0 us, serial 800.0 us}}
+func.func @unknown_condition(%c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.if %c {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 100.0}
+    } else {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 10.0}
+    }
+  }
+  return
+}
+
+// -----
+
+// Tests a loop of many iterations that branches on them (every 1000th of
+// 100,000): it runs past max-trips without a steady state, all of it
+// (100 * 100 + 99,900 * 1 = 109,900 us).
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+// expected-remark @+1 {{makespan 109900.0 us}}
+func.func @long_loop() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1000 = arith.constant 1000 : index
+  %c100000 = arith.constant 100000 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c100000 step %c1 {
+    %r = arith.remui %i, %c1000 : index
+    %key = arith.cmpi eq, %r, %c0 : index
+    scf.if %key {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 100.0}
+    } else {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 1.0}
+    }
+  }
+  return
+}
