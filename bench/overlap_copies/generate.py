@@ -23,7 +23,10 @@ op count, in either dialect):
   deep-nesting     loops nested up to 1,000 deep, a copy and kernels at each
                    level;
   host-slices      copies in from rows of one host array, and back into rows
-                   of another.
+                   of another;
+  branchy-loop     one loop whose body holds a branch per buffer, each a copy
+                   in and a kernel (--vyre-pipeline-loops issues every copy
+                   ahead under its condition).
 
 Usage: generate.py N [--gpu] [--shape NAME] > out.mlir
 """
@@ -196,7 +199,38 @@ def shape_host_slices(out, target, gpu):
     g.w("    return\n  }\n")
 
 
+def shape_branchy_loop(out, target, gpu):
+    # One loop whose body holds a branch per buffer, on the parity of the
+    # iteration: each copies a row in and launches a kernel that writes
+    # another buffer. --vyre-pipeline-loops issues every copy an iteration
+    # ahead under its branch's condition, and looks, for each, at what the
+    # rest of the body touches.
+    g = Writer(out, gpu)
+    count = max(1, (target - 12) // 4)
+    rows = f"memref<4x1024xf32>"
+    g.w(f"  func.func @branchy(%rows: {rows} {{vyre.pinned, llvm.noalias}}) {{\n")
+    g.constants("    ")
+    for b in range(count):
+        g.alloc(f"d{b}", "    ")
+    g.alloc("y", "    ")
+    g.w("    scf.for %i = %c0 to %c4 step %c1 {\n")
+    g.w("      %parity = arith.remui %i, %c2 : index\n")
+    g.w("      %even = arith.cmpi eq, %parity, %c0 : index\n")
+    g.w(f"      %row = memref.subview %rows[%i, 0] [1, 1024] [1, 1] : {rows} to "
+        "memref<1024xf32, strided<[1], offset: ?>>\n")
+    g.ops += 4
+    row = "memref<1024xf32, strided<[1], offset: ?>>"
+    for b in range(count):
+        g.w("      scf.if %even {\n")
+        g.h2d("row", f"d{b}", "        ", row)
+        g.kernel(b % KERNELS, [f"d{b}", f"d{b}", "y"], "        ")
+        g.w("      }\n")
+        g.ops += 1
+    g.w("    }\n    return\n  }\n")
+
+
 SHAPES = {
+    "branchy-loop": shape_branchy_loop,
     "copies-first": shape_copies_first,
     "one-buffer": shape_one_buffer,
     "many-functions": shape_many_functions,

@@ -190,9 +190,21 @@ private:
   /// Per side stream, how many of its copies (in walk order) a block's
   /// entries already count.
   using StreamCursors = DenseMap<int64_t, size_t>;
+  /// The main-stream ops around a block whose tokens stand for all the
+  /// covered work where the block starts: those the block around counted
+  /// after its latest covered entry.
+  struct CoveringOutside {
+    const DenseMap<Operation *, size_t> *entriesBefore = nullptr;
+    std::optional<unsigned> latestCovered;
+
+    bool contains(Operation *producer) const {
+      return entriesBefore && latestCovered &&
+             entriesBefore->lookup(producer) > *latestCovered;
+    }
+  };
   void planBlock(Block &block, bool repeats, const SideAccess &covered,
                  const SideAccess &uncovered, StreamCursors cursors,
-                 const DenseSet<Operation *> &coveringOutside,
+                 const CoveringOutside &coveringOutside,
                  SmallVectorImpl<Operation *> &awaitedOutside);
   void addSideWork(Operation *awaited, PendingInBlock &pending,
                    StreamCursors &cursors);
@@ -578,7 +590,7 @@ void AsyncInPlacePlanner::addSideWork(Operation *awaited,
 void AsyncInPlacePlanner::planBlock(
     Block &block, bool repeats, const SideAccess &covered,
     const SideAccess &uncovered, StreamCursors cursors,
-    const DenseSet<Operation *> &coveringOutside,
+    const CoveringOutside &coveringOutside,
     SmallVectorImpl<Operation *> &awaitedOutside) {
   PendingInBlock pending(aliasing);
   // At the block's top: the work around it, and, in a block that runs
@@ -738,11 +750,7 @@ void AsyncInPlacePlanner::planBlock(
     SideAccess uncoveredHere = pending.uncoveredAccess();
     // The main-stream ops here whose tokens stand for all the covered work
     // (a record issued after it, say, on which copies inside may depend).
-    DenseSet<Operation *> coveringHere;
-    if (std::optional<unsigned> latest = pending.latestCovered())
-      for (auto [producer, before] : entriesBefore)
-        if (before > *latest)
-          coveringHere.insert(producer);
+    CoveringOutside coveringHere{&entriesBefore, pending.latestCovered()};
     SmallVector<Operation *> awaitedInside;
     for (auto [index, region] : llvm::enumerate(op.getRegions()))
       for (Block &nested : region)
@@ -822,7 +830,7 @@ AsyncInPlaceResult AsyncInPlacePlanner::run() {
       planBlockAsUpstream(block);
     else
       planBlock(block, /*repeats=*/false, SideAccess(), SideAccess(),
-                StreamCursors(), DenseSet<Operation *>(), awaitedOutside);
+                StreamCursors(), CoveringOutside(), awaitedOutside);
   }
   // Records first: a wait before an op may follow a record after the op
   // before it.

@@ -63,6 +63,10 @@ private:
   DenseSet<unsigned> recordAfterWait;
   /// What each loop or branch leaves on the main stream (mainStreamSlots).
   DenseMap<Operation *, AccessSummary> mainStreamSlotsOf;
+  /// Whether each block looked at is device-only (isDeviceOnlyBlock).
+  DenseMap<Block *, bool> deviceOnlyBlocks;
+  bool isDeviceOnlyBlock(Block &block);
+  bool isInDeviceOnlyLoop(Block &block);
 };
 
 } // namespace
@@ -243,7 +247,6 @@ void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
     open.mainInFlight.merge(leftInFlight);
 }
 
-static bool isInDeviceOnlyLoop(Block &block);
 
 /// Whether `op` is a copy moved off the main stream that the host waits for
 /// before the end of its block if that block is not in a device-only loop
@@ -415,23 +418,31 @@ void OrderingPlanner::synchronize(Block &block, Operation *op,
 
 /// Whether the ops of `block`, besides vyre ops, neither touch memory nor
 /// hold regions, except loops and branches whose blocks are the same:
-/// nothing in it runs on the host that a copy could race with.
-static bool isDeviceOnlyBlock(Block &block) {
-  return llvm::all_of(block, [](Operation &op) {
+/// nothing in it runs on the host that a copy could race with. Each block is
+/// looked at once: the blocks of a body's many branches each ask about the
+/// body.
+bool OrderingPlanner::isDeviceOnlyBlock(Block &block) {
+  if (auto known = deviceOnlyBlocks.find(&block);
+      known != deviceOnlyBlocks.end())
+    return known->second;
+  bool deviceOnly = llvm::all_of(block, [&](Operation &op) {
     if (op.hasTrait<OpTrait::IsTerminator>() || isa<VyreDialect>(op.getDialect()))
       return true;
     if (isa<scf::ForOp, scf::IfOp>(op))
-      return llvm::all_of(op.getRegions(), [](Region &region) {
-        return llvm::all_of(region, isDeviceOnlyBlock);
+      return llvm::all_of(op.getRegions(), [&](Region &region) {
+        return llvm::all_of(region,
+                            [&](Block &nested) { return isDeviceOnlyBlock(nested); });
       });
     return op.getNumRegions() == 0 && isMemoryEffectFree(&op);
   });
+  context.steps += block.getOperations().size();
+  return deviceOnlyBlocks[&block] = deviceOnly;
 }
 
 /// Whether `block` is in a device-only loop: the body of an `scf.for`, or a
 /// block of an `scf.if` in such a body, that holds nothing but vyre ops, ops
 /// without memory effects, and loops and branches of the same kind.
-static bool isInDeviceOnlyLoop(Block &block) {
+bool OrderingPlanner::isInDeviceOnlyLoop(Block &block) {
   Operation *parent = block.getParentOp();
   if (!isa_and_nonnull<scf::ForOp, scf::IfOp>(parent) ||
       !isDeviceOnlyBlock(block))

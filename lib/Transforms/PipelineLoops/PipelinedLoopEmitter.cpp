@@ -115,8 +115,12 @@ public:
         depth(depth), ahead(depth - 1), loc(loop.getLoc()) {
     for (RotatedBuffer &copy : copies)
       for (CopyH2DOp fill : {copy.fill, copy.thenFill, copy.elseFill})
-        if (fill)
+        if (fill) {
           movedOps.insert(fill.getOperation());
+          Operation *inBody = loop.getBody()->findAncestorOpInBlock(*fill);
+          if (inBody != fill.getOperation())
+            movedInside[inBody].push_back(fill.getOperation());
+        }
     for (DeferredCopy &copy : deferred)
       movedOps.insert(copy.copy.getOperation());
   }
@@ -197,10 +201,8 @@ private:
         continue;
       builder.clone(op, mapping);
       // The fills in branches leave the branches' clones.
-      if (isa<scf::IfOp>(op))
-        for (Operation *moved : movedOps)
-          if (op.isProperAncestor(moved))
-            mapping.lookup(moved)->erase();
+      for (Operation *moved : movedInside.lookup(&op))
+        mapping.lookup(moved)->erase();
     }
   }
 
@@ -359,8 +361,10 @@ private:
   Location loc;
   /// For each rotated buffer, its copies.
   SmallVector<SmallVector<Value>> rotating;
-  /// The fills and deferred copies, which leave their place in the body.
+  /// The fills and deferred copies, which leave their place in the body;
+  /// those in branches by the op of the body that holds them.
   llvm::DenseSet<Operation *> movedOps;
+  DenseMap<Operation *, SmallVector<Operation *>> movedInside;
 };
 
 } // namespace

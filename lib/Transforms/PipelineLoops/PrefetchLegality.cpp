@@ -46,6 +46,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BodyAccesses.h"
 #include "PipelineLoops.h"
 
 #include "vyre/Analysis/HostBufferAliasing.h"
@@ -113,6 +114,7 @@ public:
       return result;
     }
     for (Operation &op : loop.getBody()->without_terminator()) {
+      bodyOps.push_back(&op);
       footprints.push_back(footprintCache.get(&op));
       if (footprints.back().unknown && result.loopReason.empty())
         result.loopReason =
@@ -120,6 +122,7 @@ public:
     }
     if (!result.loopReason.empty())
       return result;
+    accesses.emplace(footprints);
     for (auto [index, op] :
          llvm::enumerate(loop.getBody()->without_terminator())) {
       if (auto dispatch = dyn_cast<DispatchOp>(&op))
@@ -131,14 +134,14 @@ public:
       bool sourceWritten = false;
       std::string reason = check(copy, index, rotated, sourceWritten);
       if (reason.empty()) {
-        result.rotated.push_back(std::move(rotated));
+        addRotated(result, std::move(rotated));
         continue;
       }
       result.rejected.push_back({copy, std::move(reason)});
       if (sourceWritten)
         if (std::optional<RotatedBuffer> inPlace =
                 checkRotatesInPlace(copy, index, result))
-          result.rotated.push_back(std::move(*inPlace));
+          addRotated(result, std::move(*inPlace));
     }
     for (auto [index, op] :
          llvm::enumerate(loop.getBody()->without_terminator()))
@@ -166,21 +169,16 @@ private:
         continue;
       auto alloc = operand.getDefiningOp<AllocOp>();
       if (!alloc || loop->isAncestor(alloc) ||
-          llvm::any_of(result.rotated, [&](const RotatedBuffer &rotated) {
-            return rotated.buffer == alloc;
-          }))
+          rotatedAllocs.contains(alloc))
         continue;
       std::optional<uint64_t> bytes = getByteSize(alloc.getType());
       if (!bytes || !checkBufferUses(dispatch, alloc, "").empty() ||
-          llvm::any_of(footprints, [](const OpFootprint &footprint) {
-            return footprint.device.slots.isUnknown() ||
-                   footprint.host.slots.isUnknown();
-          }))
+          !accesses->unknownSlots().empty())
         continue;
       RotatedBuffer rotated;
       rotated.buffer = alloc;
       rotated.bytes = *bytes;
-      result.rotated.push_back(std::move(rotated));
+      addRotated(result, std::move(rotated));
     }
   }
 
@@ -205,13 +203,11 @@ private:
   /// the next rotated buffer).
   std::optional<DeferredCopy> checkDeferred(CopyD2HOp copy, unsigned index,
                                             const LoopPrefetchAnalysis &result) {
-    auto source = llvm::find_if(result.rotated, [&](const RotatedBuffer &r) {
-      AllocOp buffer = r.buffer;
-      return !r.isFilledEarly() && buffer.getResult() == copy.getSource();
-    });
-    if (source == result.rotated.end())
+    auto rotatedSource = rotatedAllocs.find(copy.getSource().getDefiningOp());
+    if (rotatedSource == rotatedAllocs.end() ||
+        result.rotated[rotatedSource->second].isFilledEarly())
       return std::nullopt;
-    AllocOp sourceBuffer = source->buffer;
+    AllocOp sourceBuffer = result.rotated[rotatedSource->second].buffer;
     DeferredCopy deferred;
     deferred.copy = copy;
     if (failed(collectSlice(copy.getTarget(), deferred.targetSlice)))
@@ -219,21 +215,17 @@ private:
     Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getTarget());
     std::optional<unsigned> hostSlot = slots.getSlotNumber(hostRoot);
     unsigned sourceSlot = *slots.getSlotNumber(sourceBuffer.getResult());
-    for (auto [otherIndex, other] :
-         llvm::enumerate(loop.getBody()->without_terminator())) {
-      if (&other == copy.getOperation())
-        continue;
-      const OpFootprint &footprint = footprints[otherIndex];
-      if (mayTouchHost(footprint.device, hostRoot) ||
-          mayTouchHost(footprint.host, hostRoot))
+    for (unsigned other : accesses->hostTouchers())
+      if (other != index && (mayTouchHost(footprints[other].device, hostRoot) ||
+                             mayTouchHost(footprints[other].host, hostRoot)))
         return std::nullopt;
-      if (hostSlot && (footprint.device.slots.mayAccess(*hostSlot) ||
-                       footprint.host.slots.mayAccess(*hostSlot)))
+    if (hostSlot)
+      for (unsigned other : accesses->accessorsOf(*hostSlot))
+        if (other != index)
+          return std::nullopt;
+    for (unsigned other : accesses->writersOf(sourceSlot))
+      if (other > index)
         return std::nullopt;
-      if (otherIndex > index && (footprint.device.slots.mayWrite(sourceSlot) ||
-                                 footprint.host.slots.mayWrite(sourceSlot)))
-        return std::nullopt;
-    }
     return deferred;
   }
 
@@ -248,33 +240,30 @@ private:
                       const LoopPrefetchAnalysis &result) {
     auto alloc = copy.getTarget().getDefiningOp<AllocOp>();
     if (!alloc || loop->isAncestor(alloc) ||
-        llvm::any_of(result.rotated, [&](const RotatedBuffer &rotated) {
-          return rotated.buffer == alloc;
-        }))
+        rotatedAllocs.contains(alloc))
       return std::nullopt;
     std::optional<uint64_t> bytes = getByteSize(alloc.getType());
     if (!bytes || !checkBufferUses(copy, alloc, "").empty())
       return std::nullopt;
     unsigned slot = *slots.getSlotNumber(alloc.getResult());
-    for (auto [otherIndex, footprint] : llvm::enumerate(footprints)) {
-      if (footprint.device.slots.isUnknown() ||
-          footprint.host.slots.isUnknown())
-        return std::nullopt;
-      if (otherIndex < index && (footprint.device.slots.mayAccess(slot) ||
-                                 footprint.host.slots.mayAccess(slot)))
-        return std::nullopt;
-    }
+    if (!accesses->unknownSlots().empty() ||
+        accesses->firstAccessorBefore(slot, index, index))
+      return std::nullopt;
     // A host op before the copy that touches what the body's device work
     // writes to the host (a halo copied back, then exchanged) waits for
     // that work: the copy after it could not run beside the kernels before
     // anyway, and the rotation would cost a buffer for nothing.
-    for (const OpFootprint &writer : footprints) {
-      if (writer.device.anyHostWrite && index != 0)
+    for (unsigned writer : accesses->deviceHostWriters()) {
+      const SideAccess &device = footprints[writer].device;
+      if (device.anyHostWrite && index != 0)
         return std::nullopt;
-      for (Value root : writer.device.hostWrites)
-        for (unsigned before = 0; before < index; ++before)
+      for (Value root : device.hostWrites)
+        for (unsigned before : accesses->hostTouchers()) {
+          if (before >= index)
+            break;
           if (mayTouchHost(footprints[before].host, root))
             return std::nullopt;
+        }
     }
     RotatedBuffer rotated;
     rotated.buffer = alloc;
@@ -307,21 +296,23 @@ private:
       sourceWritten = !deviceWrites;
       return describeOp(writer) + " in the body may write its source";
     }
-    for (auto [otherIndex, other] :
-         llvm::enumerate(loop.getBody()->without_terminator())) {
-      const OpFootprint &footprint = footprints[otherIndex];
-      if (&other == copy.getOperation())
-        continue;
-      if (footprint.device.slots.isUnknown() ||
-          footprint.host.slots.isUnknown())
-        return describeOp(&other) +
-               " in the body may touch any slot, " + slotName + " included";
-      if (otherIndex < index && (footprint.device.slots.mayAccess(slot) ||
-                                 footprint.host.slots.mayAccess(slot)))
-        return describeOp(&other) + " touches " + slotName +
-               " before the copy fills it: an iteration sees what the one "
-               "before left";
-    }
+    // The first op, in order, with slots unknown or touching the slot
+    // before the copy.
+    std::optional<unsigned> unknown;
+    for (unsigned other : accesses->unknownSlots())
+      if (other != index) {
+        unknown = other;
+        break;
+      }
+    std::optional<unsigned> before =
+        accesses->firstAccessorBefore(slot, index, index);
+    if (unknown && (!before || *unknown <= *before))
+      return describeOp(bodyOps[*unknown]) + " in the body may touch any slot, " +
+             slotName + " included";
+    if (before)
+      return describeOp(bodyOps[*before]) + " touches " + slotName +
+             " before the copy fills it: an iteration sees what the one "
+             "before left";
     result.fill = copy;
     result.buffer = alloc;
     result.bytes = *bytes;
@@ -339,9 +330,19 @@ private:
     // A source that is a slot too (managed memory, an argument) may be
     // written by device work through that slot.
     std::optional<unsigned> sourceSlot = slots.getSlotNumber(hostRoot);
+    // The ops that may write host memory, or the source's slot.
+    SmallVector<unsigned> candidates(accesses->hostWriters());
+    if (sourceSlot) {
+      SmallVector<unsigned> slotWriters = accesses->writersOf(*sourceSlot);
+      SmallVector<unsigned> merged;
+      std::set_union(candidates.begin(), candidates.end(),
+                     slotWriters.begin(), slotWriters.end(),
+                     std::back_inserter(merged));
+      candidates = std::move(merged);
+    }
     Operation *writer = nullptr;
-    for (auto [otherIndex, other] :
-         llvm::enumerate(loop.getBody()->without_terminator())) {
+    for (unsigned otherIndex : candidates) {
+      Operation &other = *bodyOps[otherIndex];
       const OpFootprint &footprint = footprints[otherIndex];
       if (&other == copy.getOperation())
         continue;
@@ -389,7 +390,7 @@ private:
           checkBranchFill(branch, index, cast<AllocOp>(alloc), copies.first,
                           copies.second, result, rotated);
       if (reason.empty()) {
-        result.rotated.push_back(std::move(rotated));
+        addRotated(result, std::move(rotated));
         continue;
       }
       for (CopyH2DOp copy : {copies.first, copies.second})
@@ -464,7 +465,7 @@ private:
       RotatedBuffer rotated;
       rotated.buffer = cast<AllocOp>(alloc);
       rotated.bytes = *getByteSize(rotated.buffer.getType());
-      result.rotated.push_back(std::move(rotated));
+      addRotated(result, std::move(rotated));
     }
   }
 
@@ -480,9 +481,7 @@ private:
     if (loop->isAncestor(alloc))
       return "its destination is not a whole vyre.alloc buffer allocated "
              "outside the loop";
-    if (llvm::any_of(analysis.rotated, [&](const RotatedBuffer &rotated) {
-          return rotated.buffer == alloc;
-        }))
+    if (rotatedAllocs.contains(alloc))
       return "its destination rotates already";
     if (!getByteSize(alloc.getType()))
       return "its destination's size is not known statically";
@@ -514,38 +513,29 @@ private:
       return reason;
     // What the footprints say (views, calls): nothing touches the slot
     // before a fill, in the body or in a branch.
-    auto touchesSlot = [&](const OpFootprint &footprint) {
-      return footprint.device.slots.isUnknown() ||
-             footprint.host.slots.isUnknown() ||
-             footprint.device.slots.mayAccess(slot) ||
-             footprint.host.slots.mayAccess(slot);
-    };
-    for (auto [otherIndex, other] :
-         llvm::enumerate(loop.getBody()->without_terminator())) {
-      const OpFootprint &footprint = footprints[otherIndex];
-      if (footprint.device.slots.isUnknown() ||
-          footprint.host.slots.isUnknown())
-        return describeOp(&other) + " in the body may touch any slot, " +
-               slotName + " included";
-      bool afterBoth = otherIndex > index && both;
-      if (otherIndex != index && !afterBoth && touchesSlot(footprint))
-        return describeOp(&other) + " in the body touches " + slotName +
-               " where no copy or overwriting launch of the branch came "
-               "first: an iteration would see what the one before left";
+    if (!accesses->unknownSlots().empty())
+      return describeOp(bodyOps[accesses->unknownSlots().front()]) +
+             " in the body may touch any slot, " + slotName + " included";
+    for (unsigned other : accesses->accessorsOf(slot)) {
+      if (other == index || (other > index && both))
+        continue;
+      return describeOp(bodyOps[other]) + " in the body touches " + slotName +
+             " where no copy or overwriting launch of the branch came "
+             "first: an iteration would see what the one before left";
     }
     for (auto [region, first] :
          {std::make_pair(&branch.getThenRegion(), thenFirst),
           std::make_pair(&branch.getElseRegion(), elseFirst)}) {
       if (region->empty())
         continue;
-      for (Operation &op : region->front().without_terminator()) {
-        if (&op == first)
-          break;
-        if (touchesSlot(footprintCache.get(&op)))
-          return describeOp(&op) + " in the branch touches " + slotName +
-                 " before the op that fills it: an iteration would see "
-                 "what the one before left";
-      }
+      const BranchBlock &block = indexBranchBlock(region->front());
+      unsigned end = first ? block.position.lookup(first) : block.ops.size();
+      if (std::optional<unsigned> before =
+              block.accesses.firstAccessorBefore(slot, end, end))
+        return describeOp(block.ops[*before]) + " in the branch touches " +
+               slotName +
+               " before the op that fills it: an iteration would see what "
+               "the one before left";
     }
     return "";
   }
@@ -565,7 +555,6 @@ private:
       return positions.enter(user) < position;
     };
     unsigned loopEnter = positions.enter(loop);
-    unsigned loopExit = positions.exit(loop);
     auto inLoop = std::lower_bound(users.begin(), users.end(), loopEnter + 1,
                                    byPosition);
     auto atFirst = std::lower_bound(inLoop, users.end(),
@@ -658,8 +647,44 @@ private:
   HostBufferAliasing &hostAliasing;
   OpPositions &positions;
   OpFootprintCache &footprintCache;
-  /// The footprint of each op of the body, in order.
+  /// The ops of the body and their footprints, in order, and the index of
+  /// what they touch.
+  SmallVector<Operation *> bodyOps;
   std::vector<OpFootprint> footprints;
+  std::optional<BodyAccesses> accesses;
+  /// The buffers rotated so far, and where they are in the result.
+  DenseMap<Operation *, unsigned> rotatedAllocs;
+
+  /// A block of a branch of the body: its ops, where each stands, and the
+  /// index of what they touch; built on first ask.
+  struct BranchBlock {
+    SmallVector<Operation *> ops;
+    DenseMap<Operation *, unsigned> position;
+    BodyAccesses accesses;
+  };
+  DenseMap<Block *, std::unique_ptr<BranchBlock>> branchBlocks;
+
+  const BranchBlock &indexBranchBlock(Block &block) {
+    std::unique_ptr<BranchBlock> &indexed = branchBlocks[&block];
+    if (!indexed) {
+      SmallVector<Operation *> ops;
+      std::vector<OpFootprint> blockFootprints;
+      DenseMap<Operation *, unsigned> position;
+      for (Operation &op : block.without_terminator()) {
+        position[&op] = ops.size();
+        ops.push_back(&op);
+        blockFootprints.push_back(footprintCache.get(&op));
+      }
+      indexed.reset(new BranchBlock{std::move(ops), std::move(position),
+                                    BodyAccesses(blockFootprints)});
+    }
+    return *indexed;
+  }
+
+  void addRotated(LoopPrefetchAnalysis &result, RotatedBuffer rotated) {
+    rotatedAllocs[rotated.buffer.getOperation()] = result.rotated.size();
+    result.rotated.push_back(std::move(rotated));
+  }
 };
 
 } // namespace
