@@ -13,17 +13,22 @@
 # reused every iteration, the input program's longest dependency path
 # chains every copy behind the kernel before it.
 # Usage: bench/schedule/run.sh [BUILD_DIR] [-- SIMULATE OPTIONS]
+#   e.g. bench/schedule/run.sh build -- "launch-us=0 event-us=0 host-sync-us=0 alloc-free-us=0"
+#   simulates every schedule (and the bound) without the runtime's overheads.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
-simulate="--vyre-simulate"
+simulate=(--vyre-simulate)
+if [[ ${2:-} == "--" ]]; then
+  simulate=("--vyre-simulate=${3:-}")
+fi
 opt="$build/bin/vyre-opt"
 peers="$build/bin/vyre-bench-peers"
 
 makespan() { grep -o 'makespan [0-9.]*' | awk '{print $2}'; }
 bound() { grep -o 'bound [0-9.]*' | awk '{print $2}'; }
 
-echo "# $0 (vyre-opt --vyre-simulate defaults: 1 compute engine, 1 copy engine"
+echo "# $0 $* (${simulate[*]}; otherwise its defaults: 1 compute engine, 1 copy engine"
 echo "# per direction, 55 GB/s, 2 us per copy; runtime overheads: 0.85 us per launch"
 echo "# or memcpy, 1.7 us per join dependency and per host synchronization, 21.5 us"
 echo "# per buffer, pooled streams; makespan in us, ratio to the bound)"
@@ -33,17 +38,17 @@ for workload in "$root"/examples/*.mlir "$root"/bench/workloads/*.mlir \
                 "$root"/bench/gpu/workloads/*.mlir; do
   name=$(basename "$workload" .mlir)
   [[ $workload == */gpu/workloads/* ]] && name=gpu/$name
-  serial=$("$opt" "$workload" --vyre-kernel-access --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+  serial=$("$opt" "$workload" --vyre-kernel-access --vyre-verify-schedule "${simulate[@]}" -o /dev/null 2>&1)
   runtime=$("$peers" --policy=runtime "$workload" |
-            "$opt" --vyre-kernel-access --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+            "$opt" --vyre-kernel-access --vyre-verify-schedule "${simulate[@]}" -o /dev/null 2>&1)
   coarse=$("$peers" --policy=coarse "$workload" |
-           "$opt" --vyre-kernel-access --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+           "$opt" --vyre-kernel-access --vyre-verify-schedule "${simulate[@]}" -o /dev/null 2>&1)
   overlap=$("$opt" "$workload" --vyre-kernel-access --vyre-pipeline-loops --overlap-copies \
-            --vyre-verify-schedule $simulate -o /dev/null 2>&1)
+            --vyre-verify-schedule "${simulate[@]}" -o /dev/null 2>&1)
   moved=$("$opt" "$workload" --vyre-kernel-access --vyre-pipeline-loops \
-          --overlap-copies=cost-model=false --vyre-verify-schedule $simulate \
+          --overlap-copies=cost-model=false --vyre-verify-schedule "${simulate[@]}" \
           -o /dev/null 2>&1)
-  pipelined=$("$opt" "$workload" --vyre-kernel-access --vyre-pipeline-loops $simulate -o /dev/null 2>&1)
+  pipelined=$("$opt" "$workload" --vyre-kernel-access --vyre-pipeline-loops "${simulate[@]}" -o /dev/null 2>&1)
   b=$(bound <<<"$pipelined")
   python3 - "$name" "$(makespan <<<"$serial")" "$(makespan <<<"$runtime")" \
     "$(makespan <<<"$coarse")" "$(makespan <<<"$overlap")" \

@@ -13,6 +13,7 @@
 #include "SteadyState.h"
 
 #include "vyre/Analysis/DeviceCosts.h"
+#include "vyre/Analysis/HostEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
@@ -79,10 +80,12 @@ struct LoopWrites {
   llvm::SetVector<EngineKind> engines;
   /// Slots whose last write (true) or read (false) end was set.
   llvm::SetVector<std::pair<unsigned, unsigned>> slotEnds;
+  /// The same for whole host buffers.
+  llvm::SetVector<std::pair<Value, unsigned>> hostEnds;
 
   size_t size() const {
     return size_t(host) + size_t(issued) + streams.size() + tokens.size() +
-           engines.size() + slotEnds.size();
+           engines.size() + slotEnds.size() + hostEnds.size();
   }
   void merge(const LoopWrites &inner) {
     host |= inner.host;
@@ -91,6 +94,7 @@ struct LoopWrites {
     tokens.insert(inner.tokens.begin(), inner.tokens.end());
     engines.insert(inner.engines.begin(), inner.engines.end());
     slotEnds.insert(inner.slotEnds.begin(), inner.slotEnds.end());
+    hostEnds.insert(inner.hostEnds.begin(), inner.hostEnds.end());
   }
 };
 
@@ -373,6 +377,7 @@ private:
                              "scf.execute_region)");
     if (auto streamOp = dyn_cast<StreamOpInterface>(op))
       return runStreamOp(streamOp);
+    noteHostOp(op);
     return success();
   }
 
@@ -564,10 +569,52 @@ private:
     return args;
   }
 
+  /// Whether the dependency chain may follow `buffer` on the host: a whole
+  /// buffer (not a view) the function takes or makes outside any region,
+  /// which holds the same bytes at every use. A view, or a buffer made in a
+  /// loop, may be other bytes each time; leaving it out only shortens the
+  /// chain, so the bound stays a bound.
+  bool isWholeHostBuffer(Value buffer) {
+    if (!isa<BaseMemRefType>(buffer.getType()))
+      return false;
+    if (buffer.getParentBlock() != &function.getBody().front())
+      return false;
+    Operation *def = buffer.getDefiningOp();
+    return !def || !isa<ViewLikeOpInterface>(def);
+  }
+
+  /// A host op's accesses to whole host buffers join the chain, taking no
+  /// time: a copy into the device that reads what a host call wrote comes
+  /// after it, and a host call that reads what a copy back wrote after the
+  /// copy.
+  void noteHostOp(Operation *op) {
+    if (op->getNumRegions() != 0 || isa<StreamOpInterface>(op))
+      return;
+    bool touchesMemRefs = llvm::any_of(op->getOperandTypes(), [](Type type) {
+      return isa<BaseMemRefType>(type);
+    });
+    if (!touchesMemRefs)
+      return;
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+        collectHostEffects(op);
+    if (!effects)
+      return;
+    SmallVector<std::pair<Value, bool>> hostAccesses;
+    for (const MemoryEffects::EffectInstance &effect : *effects) {
+      Value buffer = effect.getValue();
+      bool write = isa<MemoryEffects::Write>(effect.getEffect());
+      if (buffer && (write || isa<MemoryEffects::Read>(effect.getEffect())) &&
+          isWholeHostBuffer(buffer))
+        hostAccesses.push_back({buffer, write});
+    }
+    chainAccesses({}, hostAccesses, /*duration=*/0);
+  }
+
   /// The longest chain of conflicting accesses, in program order: each op
   /// ends on the chain after every earlier op it conflicts with.
   void noteDependencies(Operation *op, double duration) {
     SmallVector<std::pair<unsigned, bool>> accesses;
+    SmallVector<std::pair<Value, bool>> hostAccesses;
     auto addBuffer = [&](Value buffer, bool write) {
       for (unsigned slot : slots.getSlotsOf(buffer))
         accesses.push_back({slot, write});
@@ -584,15 +631,31 @@ private:
     } else {
       SmallVector<BufferAccess, 8> buffers;
       streamOp.getBufferAccesses(buffers);
-      for (const BufferAccess &access : buffers)
+      for (const BufferAccess &access : buffers) {
         if (access.space == BufferSpace::Device)
           addBuffer(access.buffer, access.isWrite());
+        else if (isWholeHostBuffer(access.buffer))
+          hostAccesses.push_back({access.buffer, access.isWrite()});
+      }
     }
+    chainAccesses(accesses, hostAccesses, duration);
+  }
+
+  /// Puts an op that makes `accesses` to device slots and `hostAccesses` to
+  /// host buffers on the chain.
+  void chainAccesses(ArrayRef<std::pair<unsigned, bool>> accesses,
+                     ArrayRef<std::pair<Value, bool>> hostAccesses,
+                     double duration) {
     SmallVector<double> after;
     for (auto [slot, write] : accesses) {
       after.push_back(lastWriteEnd.lookup(slot));
       if (write)
         after.push_back(lastReadEnd.lookup(slot));
+    }
+    for (auto [buffer, write] : hostAccesses) {
+      after.push_back(hostLastWriteEnd.lookup(buffer));
+      if (write)
+        after.push_back(hostLastReadEnd.lookup(buffer));
     }
     double start = choose(after);
     double end = start + duration;
@@ -603,6 +666,13 @@ private:
       slotEnd = choose({slotEnd, end});
       if (writes)
         writes->slotEnds.insert({slot, unsigned(write)});
+    }
+    for (auto [buffer, write] : hostAccesses) {
+      double &bufferEnd =
+          write ? hostLastWriteEnd[buffer] : hostLastReadEnd[buffer];
+      bufferEnd = choose({bufferEnd, end});
+      if (writes)
+        writes->hostEnds.insert({buffer, unsigned(write)});
     }
   }
 
@@ -717,6 +787,9 @@ private:
       times.push_back(tokenDone[token]);
     for (auto [slot, write] : writes.slotEnds)
       times.push_back((write ? lastWriteEnd : lastReadEnd).lookup(slot));
+    for (auto [buffer, write] : writes.hostEnds)
+      times.push_back(
+          (write ? hostLastWriteEnd : hostLastReadEnd).lookup(buffer));
     state.totals = {sumH2D,       sumD2H,            sumKernels,
                     hostOverhead, double(hostSyncs), double(spansLeftOut)};
     return state;
@@ -752,6 +825,11 @@ private:
       advance(tokenDone[token]);
     for (auto [slot, write] : writes.slotEnds) {
       double &end = (write ? lastWriteEnd : lastReadEnd)[slot];
+      advance(end);
+      longestPath = std::max(longestPath, end);
+    }
+    for (auto [buffer, write] : writes.hostEnds) {
+      double &end = (write ? hostLastWriteEnd : hostLastReadEnd)[buffer];
       advance(end);
       longestPath = std::max(longestPath, end);
     }
@@ -811,6 +889,8 @@ private:
   /// Whether the host synchronizations passed 2^64 - 1.
   bool syncsOverflowed = false;
   DenseMap<unsigned, double> lastWriteEnd, lastReadEnd;
+  /// The same for whole host buffers (isWholeHostBuffer).
+  DenseMap<Value, double> hostLastWriteEnd, hostLastReadEnd;
 };
 
 struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {

@@ -13,6 +13,7 @@
 
 #include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/HostEffects.h"
+#include "vyre/Analysis/ViewDisjointness.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
@@ -64,6 +65,9 @@ struct Location {
 struct Access {
   Location location;
   bool write = false;
+  /// The memref the op names (a view of the location, or the whole of it):
+  /// two accesses through disjoint views of one buffer never meet.
+  Value view;
 };
 
 /// One step of an input-order key: an op's source position (line, column),
@@ -346,7 +350,7 @@ private:
       Location location = access.space == BufferSpace::Device
                               ? slotLocation(access.buffer)
                               : bufferLocation(access.buffer);
-      event.accesses.push_back({location, access.isWrite()});
+      event.accesses.push_back({location, access.isWrite(), access.buffer});
     }
   }
 
@@ -380,7 +384,7 @@ private:
       }
       // Through a pointer or another non-memref value, any buffer.
       if (isa<BaseMemRefType>(value.getType()))
-        event.accesses.push_back({bufferLocation(value), write});
+        event.accesses.push_back({bufferLocation(value), write, value});
       else
         event.accesses.push_back({Location::any(), true});
     }
@@ -712,7 +716,8 @@ private:
           continue;
         for (auto [xIndex, x] : llvm::enumerate(a.accesses)) {
           for (auto [yIndex, y] : llvm::enumerate(b.accesses)) {
-            if (!(x.write || y.write) || !overlap(x.location, y.location))
+            if (!(x.write || y.write) || !overlap(x.location, y.location) ||
+                (x.view && y.view && areDisjointViews(x.view, y.view)))
               continue;
             // Equal keys (no source positions): program order decides.
             if (!(b.key < a.key) && happensBefore(i, j))

@@ -18,6 +18,7 @@
 #include "vyre/Analysis/HostBufferAliasing.h"
 #include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Analysis/ViewDisjointness.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -79,7 +80,9 @@ public:
 
   /// Adds an entry; returns its position. `sideWork` is the copy on a side
   /// stream whose work the entry is, if any.
-  unsigned add(const SideAccess &access, Operation *sideWork = nullptr);
+  /// `inPlaceCopy`: the copy the host waited for whose work the entry is.
+  unsigned add(const SideAccess &access, Operation *sideWork = nullptr,
+               Operation *inPlaceCopy = nullptr);
   /// The entries not covered yet, up to `position`, are now covered by
   /// `work`.
   void cover(unsigned position, unsigned work);
@@ -91,9 +94,12 @@ public:
   /// on: the work of a side-stream copy that `isDone` says its dependencies
   /// cover does not count. Looks at a bounded number of entries, then
   /// answers as `latestConflict` (which may only be later).
+  /// `query` is the copy asking: an entry that is a copy touching only
+  /// other bytes than it (ViewDisjointness.h) does not conflict.
   std::optional<unsigned>
   latestConflictAfter(const SideAccess &other, bool unknown, size_t from,
-                      function_ref<bool(Operation *)> isDone);
+                      function_ref<bool(Operation *)> isDone,
+                      Operation *query);
   /// The latest covered entry not retired, if any.
   std::optional<unsigned> latestCovered() const {
     if (covered > retired)
@@ -130,6 +136,7 @@ private:
     /// The work that covers it; none before it is covered.
     unsigned work = ~0u;
     Operation *sideWork = nullptr;
+    Operation *inPlaceCopy = nullptr;
   };
 
   void keep(std::optional<unsigned> &latest, int position) const {
@@ -241,8 +248,9 @@ private:
 // PendingInBlock
 //===----------------------------------------------------------------------===//
 
-unsigned PendingInBlock::add(const SideAccess &access, Operation *sideWork) {
-  entries.push_back({access, ~0u, sideWork});
+unsigned PendingInBlock::add(const SideAccess &access, Operation *sideWork,
+                             Operation *inPlaceCopy) {
+  entries.push_back({access, ~0u, sideWork, inPlaceCopy});
   return entries.size() - 1;
 }
 
@@ -401,7 +409,7 @@ static bool conflict(const SideAccess &lhs, const SideAccess &rhs,
 
 std::optional<unsigned> PendingInBlock::latestConflictAfter(
     const SideAccess &other, bool unknown, size_t from,
-    function_ref<bool(Operation *)> isDone) {
+    function_ref<bool(Operation *)> isDone, Operation *query) {
   constexpr size_t kMaxScanned = 64;
   size_t stop = std::max(from, retired);
   // The latest conflict at all bounds where the scan starts.
@@ -415,7 +423,12 @@ std::optional<unsigned> PendingInBlock::latestConflictAfter(
       return any;
     if (entry.sideWork && isDone(entry.sideWork))
       continue;
-    if (unknown || conflict(entry.access, other, aliasing))
+    // The copy the entry is (in place, or on a side stream) may touch only
+    // other bytes than the query.
+    Operation *copy = entry.inPlaceCopy ? entry.inPlaceCopy : entry.sideWork;
+    if (unknown || (conflict(entry.access, other, aliasing) &&
+                    !(copy && copiesTouchOnlyDisjointBytes(copy, query,
+                                                           aliasing))))
       return unsigned(i - 1);
   }
   return std::nullopt;
@@ -656,7 +669,8 @@ void AsyncInPlacePlanner::planBlock(
     if (isInPlaceCopy(&op)) {
       PendingWork copy;
       copy.copy = &op;
-      copy.position = pending.add(footprints.get(&op).device);
+      copy.position = pending.add(footprints.get(&op).device,
+                                  /*sideWork=*/nullptr, &op);
       unsigned position = copy.position;
       pending.cover(position, addWork(std::move(copy)));
       entriesBefore[&op] = position + 1;
@@ -691,7 +705,7 @@ void AsyncInPlacePlanner::planBlock(
         };
         if (std::optional<unsigned> position = pending.latestConflictAfter(
                 footprint.device, footprint.unknown,
-                coveredByDependencies(&op), isDone))
+                coveredByDependencies(&op), isDone, &op))
           dependencies.push_back({&op, pending.coveringWork(*position)});
         std::vector<Operation *> &onStream = sideCopies[streamOf(&op)];
         sideOrder[&op] = onStream.size();

@@ -2,11 +2,23 @@
 
 #include "LastAccesses.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 using namespace mlir;
 using namespace mlir::vyre;
 using namespace mlir::vyre::overlap;
 
+/// Whether `op` reaches a buffer through a view, so that a copy may find it
+/// touches other bytes than its own.
+static bool reachesAView(Operation *op) {
+  return op && op->getNumRegions() == 0 &&
+         llvm::any_of(op->getOperands(), [](Value operand) {
+           return operand.getDefiningOp<memref::SubViewOp>();
+         });
+}
+
 void LastAccesses::note(const Stamp &op, const OpFootprint &footprint) {
+  bool keepPriors = !footprint.unknown && reachesAView(op.op);
   for (const SideAccess *side : {&footprint.device, &footprint.host})
     steps += 1 + side->slots.getReads().size() +
              side->slots.getWrites().size() + side->hostWrites.size() +
@@ -21,7 +33,10 @@ void LastAccesses::note(const Stamp &op, const OpFootprint &footprint) {
         slot[read] = op;
       for (unsigned written : side->slots.getWrites()) {
         slot[written] = op;
-        slotWrite[written] = op;
+        Stamp &latest = slotWrite[written];
+        if (keepPriors)
+          priorSlotWrite[{op.op, written}] = latest;
+        latest = op;
       }
     }
   }
@@ -30,7 +45,10 @@ void LastAccesses::note(const Stamp &op, const OpFootprint &footprint) {
     anyHostWrite = op;
   for (const SideAccess *side : {&footprint.device, &footprint.host}) {
     for (Value root : side->hostWrites) {
-      hostWrite[root] = op;
+      Stamp &latest = hostWrite[root];
+      if (keepPriors)
+        priorHostWrite[{op.op, root}] = latest;
+      latest = op;
       if (HostBufferAliasing::getOrigin(root) != HostBufferOrigin::Allocation)
         openHostRoots.insert(root);
     }
@@ -42,8 +60,12 @@ void LastAccesses::note(const Stamp &op, const OpFootprint &footprint) {
     return;
   if (footprint.device.anyHostWrite)
     anyDeviceHostWrite = op;
-  for (Value root : footprint.device.hostWrites)
-    deviceHostWrite[root] = op;
+  for (Value root : footprint.device.hostWrites) {
+    Stamp &latest = deviceHostWrite[root];
+    if (keepPriors)
+      priorDeviceHostWrite[{op.op, root}] = latest;
+    latest = op;
+  }
   if (footprint.device.anyHostRead)
     anyDeviceHostRead = op;
   for (Value root : footprint.device.hostReads)
@@ -60,10 +82,11 @@ Stamp LastAccesses::lastDeviceReaderOf(Value hostRoot,
   return latest;
 }
 
-Stamp LastAccesses::lastWriterOf(Value hostRoot,
-                                 const DenseMap<Value, Stamp> &writers,
-                                 Stamp anyWriter,
-                                 HostBufferAliasing &aliasing) const {
+Stamp LastAccesses::lastWriterOf(
+    Value hostRoot, const DenseMap<Value, Stamp> &writers, Stamp anyWriter,
+    HostBufferAliasing &aliasing,
+    const DenseMap<std::pair<Operation *, Value>, Stamp> *priors,
+    SkippableWriter skippable) const {
   Stamp latest = anyWriter;
   if (HostBufferAliasing::getOrigin(hostRoot) == HostBufferOrigin::Unknown) {
     steps += writers.size();
@@ -71,10 +94,12 @@ Stamp LastAccesses::lastWriterOf(Value hostRoot,
       latest.keepLatest(entry.second);
     return latest;
   }
-  latest.keepLatest(writers.lookup(hostRoot));
+  latest.keepLatest(priors ? lastWriteNotSkipped(writers, *priors, hostRoot,
+                                                  skippable)
+                           : writers.lookup(hostRoot));
   steps += 1 + openHostRoots.size();
   for (Value root : openHostRoots)
-    if (aliasing.mayAlias(root, hostRoot))
+    if (root != hostRoot && aliasing.mayAlias(root, hostRoot))
       latest.keepLatest(writers.lookup(root));
   return latest;
 }
@@ -92,4 +117,23 @@ void LastAccesses::noteCopyReadingSlots(ArrayRef<unsigned> slots,
     else
       readers.push_back({stream, copy});
   }
+}
+
+void LastAccesses::noteCopyToHost(const Stamp &placed, Operation *original,
+                                  ArrayRef<unsigned> slots, Value hostRoot) {
+  bool keepPriors = reachesAView(original);
+  auto replace = [&](auto &latestByKey, auto &priors, auto key) {
+    Stamp &latest = latestByKey[key];
+    if (keepPriors)
+      priors[{original, key}] = latest;
+    latest = placed;
+  };
+  for (unsigned written : slots) {
+    slot[written] = placed;
+    replace(slotWrite, priorSlotWrite, written);
+  }
+  replace(hostWrite, priorHostWrite, hostRoot);
+  replace(deviceHostWrite, priorDeviceHostWrite, hostRoot);
+  if (HostBufferAliasing::getOrigin(hostRoot) != HostBufferOrigin::Allocation)
+    openHostRoots.insert(hostRoot);
 }

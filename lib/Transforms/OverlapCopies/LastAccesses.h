@@ -38,17 +38,61 @@ struct Stamp {
 struct LastAccesses {
   /// Records what `op` touches as the latest access.
   void note(const Stamp &op, const OpFootprint &footprint);
+  /// Records a planned copy into the host (`placed`, whose original is
+  /// `original`) as the latest write of `slots` and of `hostRoot`.
+  void noteCopyToHost(const Stamp &placed, Operation *original,
+                      ArrayRef<unsigned> slots, Value hostRoot);
   /// Records `copy`, on side stream `stream`, as the last copy there that
   /// reads each of `slots`.
   void noteCopyReadingSlots(ArrayRef<unsigned> slots, int64_t stream,
                             const Stamp &copy);
+  /// Given the latest write of a buffer, the op (an input op, or a planned
+  /// copy's original) whose write gives way to the one it replaced, because
+  /// it touches only other bytes of the buffer; null where it does not.
+  using SkippableWriter = llvm::function_ref<Operation *(const Stamp &)>;
+
   /// The latest op, in `writers` or `anyWriter`, that may write `hostRoot`.
-  Stamp lastWriterOf(Value hostRoot, const DenseMap<Value, Stamp> &writers,
-                     Stamp anyWriter, HostBufferAliasing &aliasing) const;
+  /// With `priors`, a writer `skippable` names gives way to the write it
+  /// replaced.
+  Stamp lastWriterOf(
+      Value hostRoot, const DenseMap<Value, Stamp> &writers, Stamp anyWriter,
+      HostBufferAliasing &aliasing,
+      const DenseMap<std::pair<Operation *, Value>, Stamp> *priors = nullptr,
+      SkippableWriter skippable = {}) const;
+  /// The latest writer of `key` in `writers`, passing over those
+  /// `skippable` names to the write each replaced (at most a few: past
+  /// them, the writer found so far, which is always safe to follow).
+  template <typename Key>
+  Stamp lastWriteNotSkipped(
+      const DenseMap<Key, Stamp> &writers,
+      const DenseMap<std::pair<Operation *, Key>, Stamp> &priors, Key key,
+      SkippableWriter skippable) const {
+    Stamp writer = writers.lookup(key);
+    for (unsigned passed = 0; writer && passed < kMaxWritersPassed;
+         ++passed) {
+      Operation *op = skippable(writer);
+      if (!op)
+        break;
+      auto it = priors.find({op, key});
+      if (it == priors.end())
+        break;
+      ++steps;
+      writer = it->second;
+    }
+    return writer;
+  }
+  static constexpr unsigned kMaxWritersPassed = 8;
   /// The latest op whose device work may still be reading `hostRoot`.
   Stamp lastDeviceReaderOf(Value hostRoot, HostBufferAliasing &aliasing) const;
 
   DenseMap<unsigned, Stamp> slot, slotWrite;
+  /// For an op that reaches a buffer through a memref.subview (a copy back
+  /// into rows of an array), the write of each slot or host buffer it
+  /// replaced as the latest: a copy reading other bytes of the buffer
+  /// follows that one instead (touchesOnlyOtherBytes).
+  DenseMap<std::pair<Operation *, unsigned>, Stamp> priorSlotWrite;
+  DenseMap<std::pair<Operation *, Value>, Stamp> priorHostWrite,
+      priorDeviceHostWrite;
   Stamp anySlot, anySlotWrite;
   DenseMap<Value, Stamp> hostWrite;
   /// Written roots that are function arguments or of unknown origin.

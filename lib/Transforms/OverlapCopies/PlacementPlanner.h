@@ -11,6 +11,8 @@
 #include "LastAccesses.h"
 #include "PlanContext.h"
 
+#include <functional>
+
 namespace mlir::vyre::overlap {
 
 /// An async copy that a planned copy may depend on directly.
@@ -24,6 +26,8 @@ struct AsyncCopy {
 /// What a copy needs, worked out before it is placed.
 struct CopyNeeds {
   SmallVector<unsigned> slots;
+  /// The copy's source, and the host buffer (or slot) it is a view of.
+  Value source;
   Value hostRoot;
   SmallVector<unsigned> sourceSlots;
   /// Argument slots the copy writes.
@@ -74,6 +78,10 @@ private:
   /// Whether the op at `stamp` may put work on a stream (an op of unknown
   /// effect may).
   bool mayHaveDeviceWork(const Stamp &stamp) const;
+  /// Whether an op writes only bytes of the copy's host buffer other than
+  /// its source's (a copy back into other rows of the array it reads).
+  std::function<Operation *(const Stamp &)>
+  writesOtherBytes(const CopyNeeds &needs);
   bool slotMayBeBusyAtStart(Block &block, Value target,
                             ArrayRef<unsigned> copySlots);
   bool hostBufferMayBeBusyAtStart(Block &block, Value hostRoot);

@@ -129,14 +129,7 @@ bool PlacementPlanner::planCopyToHost(CopyD2HOp copy, const Stamp &previous,
   Stamp placed{planned.at, nullptr, index};
   LastAccesses &last = state.last;
   last.noteCopyReadingSlots(planned.sourceSlots, planned.stream, placed);
-  for (unsigned slot : planned.slots) {
-    last.slot[slot] = placed;
-    last.slotWrite[slot] = placed;
-  }
-  last.hostWrite[hostRoot] = placed;
-  last.deviceHostWrite[hostRoot] = placed;
-  if (HostBufferAliasing::getOrigin(hostRoot) != HostBufferOrigin::Allocation)
-    last.openHostRoots.insert(hostRoot);
+  last.noteCopyToHost(placed, copy, planned.slots, hostRoot);
   return true;
 }
 

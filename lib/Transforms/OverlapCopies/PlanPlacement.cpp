@@ -13,6 +13,7 @@
 
 #include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/OpFootprint.h"
+#include "vyre/Analysis/ViewDisjointness.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
@@ -102,6 +103,20 @@ bool PlacementPlanner::mayHaveDeviceWork(const Stamp &stamp) const {
          !footprint.device.slots.isEmpty() || footprint.device.mayWriteHost();
 }
 
+std::function<Operation *(const Stamp &)>
+PlacementPlanner::writesOtherBytes(const CopyNeeds &needs) {
+  return [this, source = needs.source,
+          root = needs.hostRoot](const Stamp &writer) -> Operation * {
+    Operation *op =
+        writer.op ? writer.op
+                  : (writer.copy ? plan.copies[*writer.copy].original : nullptr);
+    if (op && touchesOnlyOtherBytes(op, context.footprints.get(op), source,
+                                    root, context.hostAliasing))
+      return op;
+    return nullptr;
+  };
+}
+
 bool PlacementPlanner::slotMayBeBusyAtStart(Block &block, Value target,
                                             ArrayRef<unsigned> copySlots) {
   // A buffer allocated in this block is new in it.
@@ -158,7 +173,9 @@ CopyNeeds PlacementPlanner::findNeeds(CopyH2DOp copy,
   LastAccesses &last = state.last;
   CopyNeeds needs;
   needs.slots.assign(copySlots.begin(), copySlots.end());
-  needs.hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
+  needs.source = copy.getSource();
+  needs.hostRoot = SlotAccessAnalysis::resolveRoot(needs.source);
+  auto otherBytes = writesOtherBytes(needs);
   // The copy waits for the last op that touched its slot.
   needs.lastSlotAccess = last.anySlot;
   for (unsigned slot : copySlots)
@@ -169,7 +186,8 @@ CopyNeeds PlacementPlanner::findNeeds(CopyH2DOp copy,
     needs.sourceSlots = slots.getSlotsOf(needs.hostRoot);
     needs.lastSourceWrite = last.anySlotWrite;
     for (unsigned slot : needs.sourceSlots)
-      needs.lastSourceWrite.keepLatest(last.slotWrite.lookup(slot));
+      needs.lastSourceWrite.keepLatest(last.lastWriteNotSkipped(
+          last.slotWrite, last.priorSlotWrite, slot, otherBytes));
   }
   for (unsigned slot : copySlots)
     if (isa<BlockArgument>(slots.getSlots()[slot]))
@@ -233,9 +251,10 @@ PlacementPlanner::findLimit(CopyH2DOp copy, const CopyNeeds &needs,
   if (needs.lastSlotAccess)
     consider(needs.lastSlotAccess,
              reasonToStayBelow(needs.lastSlotAccess, needs.slots));
-  consider(state.last.lastWriterOf(needs.hostRoot, state.last.hostWrite,
-                                     state.last.anyHostWrite,
-                                     context.hostAliasing),
+  consider(state.last.lastWriterOf(
+               needs.hostRoot, state.last.hostWrite, state.last.anyHostWrite,
+               context.hostAliasing, &state.last.priorHostWrite,
+               writesOtherBytes(needs)),
            OrderReason::of(HazardKind::HostBuffer));
   consider(needs.lastSourceWrite, OrderReason::of(HazardKind::ReadAfterWrite));
   for (const Stamp &aliasing : needs.aliasingCopies)
@@ -258,10 +277,10 @@ PlacementPlanner::findDependencies(CopyH2DOp copy, const CopyNeeds &needs,
   // The last copy into the slot, and the main stream's progress past the
   // last op that touched the slot or may still be writing the host buffer.
   SmallVector<PlannedDependency> dependencies;
-  Stamp mainStreamWork =
-      state.last.lastWriterOf(needs.hostRoot, state.last.deviceHostWrite,
-                              state.last.anyDeviceHostWrite,
-                              context.hostAliasing);
+  Stamp mainStreamWork = state.last.lastWriterOf(
+      needs.hostRoot, state.last.deviceHostWrite,
+      state.last.anyDeviceHostWrite, context.hostAliasing,
+      &state.last.priorDeviceHostWrite, writesOtherBytes(needs));
   // A copy into the host on its own stream, writing the host buffer: its
   // token, which no main-stream record covers.
   if (std::optional<AsyncCopy> writer = asyncCopyAt(mainStreamWork)) {

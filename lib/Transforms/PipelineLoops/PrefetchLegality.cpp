@@ -50,6 +50,7 @@
 #include "PipelineLoops.h"
 
 #include "vyre/Analysis/HostBufferAliasing.h"
+#include "vyre/Analysis/ViewDisjointness.h"
 #include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
@@ -344,7 +345,9 @@ private:
     for (unsigned otherIndex : candidates) {
       Operation &other = *bodyOps[otherIndex];
       const OpFootprint &footprint = footprints[otherIndex];
-      if (&other == copy.getOperation())
+      if (&other == copy.getOperation() ||
+          touchesOnlyOtherBytes(&other, footprint, copy.getSource(), hostRoot,
+                                hostAliasing))
         continue;
       bool byDevice =
           mayWriteHostBuffer(footprint.device, hostRoot, hostAliasing) ||

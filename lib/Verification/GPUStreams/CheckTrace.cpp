@@ -10,6 +10,7 @@
 
 #include "CheckTrace.h"
 #include "HappensBefore.h"
+#include "vyre/Analysis/ViewDisjointness.h"
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -244,7 +245,9 @@ void TraceChecker::checkRaces(unsigned earlier, unsigned later) {
     return;
   for (const Access &lhs : first.accesses)
     for (const Access &rhs : second.accesses) {
-      if (!(lhs.write || rhs.write) || !mayAlias(lhs.buffer, rhs.buffer))
+      if (!(lhs.write || rhs.write) || !mayAlias(lhs.buffer, rhs.buffer) ||
+          (lhs.view && rhs.view &&
+           vyre::areDisjointViews(lhs.view, rhs.view)))
         continue;
       std::string where = describeBuffer(lhs.buffer, rhs.buffer);
       if (first.op == second.op)

@@ -38,6 +38,10 @@ inline Buffer anyBuffer() {
 struct Access {
   Buffer buffer;
   bool write = false;
+  /// For a copy, the view of `buffer` it names (through the identity-layout
+  /// alias the lowering makes of it): two copies through disjoint views of
+  /// one buffer never meet (ViewDisjointness.h).
+  Value view;
 };
 
 /// One executed step: a host op, device work on a stream, or a point where

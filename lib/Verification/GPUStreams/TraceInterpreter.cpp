@@ -36,6 +36,14 @@ static Value resolveRoot(Value value) {
   return value;
 }
 
+/// The view a copy operand names: the view behind the lowering's
+/// identity-layout aliases of it.
+static Value viewOf(Value value) {
+  while (Value aliased = viewBehindAlias(value))
+    value = aliased;
+  return value;
+}
+
 /// Whether `type` is plain data: a kernel operand of this type touches no
 /// buffer.
 static bool isPlainData(Type type) {
@@ -307,8 +315,10 @@ LogicalResult TraceInterpreter::runDeviceOp(Operation *op) {
   TypeSwitch<Operation *>(op)
       .Case([&](gpu::LaunchFuncOp launch) { launchAccesses(launch, node); })
       .Case([&](gpu::MemcpyOp copy) {
-        node.accesses.push_back({bufferOf(copy.getSrc()), false});
-        node.accesses.push_back({bufferOf(copy.getDst()), true});
+        node.accesses.push_back(
+            {bufferOf(copy.getSrc()), false, viewOf(copy.getSrc())});
+        node.accesses.push_back(
+            {bufferOf(copy.getDst()), true, viewOf(copy.getDst())});
       })
       .Case([&](gpu::MemsetOp set) {
         node.accesses.push_back({bufferOf(set.getDst()), true});
