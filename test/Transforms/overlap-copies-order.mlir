@@ -15,9 +15,13 @@
 // VALUES: remark: digest [[A:0x[0-9a-f]+]]
 // VALUES: remark: digest [[B:0x[0-9a-f]+]]
 // VALUES: remark: digest [[C:0x[0-9a-f]+]]
+// VALUES: remark: digest [[D:0x[0-9a-f]+]]
+// VALUES: remark: digest [[E:0x[0-9a-f]+]]
 // VALUES: remark: digest [[A]]
 // VALUES: remark: digest [[B]]
 // VALUES: remark: digest [[C]]
+// VALUES: remark: digest [[D]]
+// VALUES: remark: digest [[E]]
 
 // Tests a model load: the second layer's weights, then the first layer's,
 // then the input. The first layer's weights and the input are issued first
@@ -150,6 +154,97 @@ module attributes {gpu.container_module} {
     vyre.dealloc %x : memref<64xf32>
     vyre.dealloc %w : memref<64xf32>
     vyre.dealloc %y : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that ops touching no buffer between the copies (an allocation, the
+// view a copy reads) do not split the run: the next batch's row, needed by
+// the first kernel, is issued before the validation set, needed last.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @use(%x: memref<64xf32>, %y: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %xv = memref.load %x[%c0] : memref<64xf32>
+      %yv = memref.load %y[%c0] : memref<64xf32>
+      %s = arith.addf %xv, %yv : f32
+      memref.store %s, %y[%c0] : memref<64xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @views_between
+  // REMARK: remark: [Analysis] CopiesOrderedByNeed | Category:overlap-copies | Function=views_between | Remark="2 copies issued in the order their first consumers need them
+  // CHECK:      memref.subview
+  // CHECK-NEXT: vyre.copy_h2d_async %{{.*}} to %[[B:[^ ]+]] on stream
+  // CHECK-NEXT: vyre.copy_h2d_async %arg1 to
+  // CHECK:      vyre.dispatch @k::@use {{.*}}args(%[[B]],
+  func.func @views_between(%rows: memref<4x64xf32> {vyre.pinned, llvm.noalias},
+                           %val: memref<64xf32> {vyre.pinned, llvm.noalias},
+                           %out: memref<64xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %v = vyre.alloc : memref<64xf32>
+    %acc = vyre.alloc : memref<64xf32>
+    vyre.copy_h2d %out to %acc : memref<64xf32> to memref<64xf32>
+    vyre.copy_h2d %val to %v : memref<64xf32> to memref<64xf32>
+    %b = vyre.alloc : memref<64xf32>
+    %row = memref.subview %rows[%c1, 0] [1, 64] [1, 1] : memref<4x64xf32> to memref<64xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %row to %b : memref<64xf32, strided<[1], offset: ?>> to memref<64xf32>
+    vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%b, %acc : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+    vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%v, %acc : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+    vyre.copy_d2h %acc to %out : memref<64xf32> to memref<64xf32>
+    vyre.dealloc %v : memref<64xf32>
+    vyre.dealloc %acc : memref<64xf32>
+    vyre.dealloc %b : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that a kernel between two copies ends the run: the copy after it
+// moves above it (the placement), but behind the copy before it on their
+// stream, though it is needed first.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @use(%x: memref<64xf32>, %y: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %xv = memref.load %x[%c0] : memref<64xf32>
+      %yv = memref.load %y[%c0] : memref<64xf32>
+      %s = arith.addf %xv, %yv : f32
+      memref.store %s, %y[%c0] : memref<64xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @kernel_between
+  // REMARK-NOT: CopiesOrderedByNeed {{.*}} Function=kernel_between
+  // CHECK:      vyre.copy_h2d_async %arg1 to
+  // CHECK-NEXT: vyre.copy_h2d_async %arg0 to
+  // CHECK:      vyre.dispatch @k::@use
+  func.func @kernel_between(%h0: memref<64xf32> {vyre.pinned, llvm.noalias},
+                            %h1: memref<64xf32> {vyre.pinned, llvm.noalias},
+                            %out: memref<64xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<64xf32>
+    %b = vyre.alloc : memref<64xf32>
+    %acc = vyre.alloc : memref<64xf32>
+    vyre.copy_h2d %out to %acc : memref<64xf32> to memref<64xf32>
+    vyre.copy_h2d %h1 to %b : memref<64xf32> to memref<64xf32>
+    vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%acc, %acc : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+    vyre.copy_h2d %h0 to %a : memref<64xf32> to memref<64xf32>
+    vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%a, %acc : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+    vyre.dispatch @k::@use blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%b, %acc : memref<64xf32>, memref<64xf32>) {vyre.cost_us = 20.0}
+    vyre.copy_d2h %acc to %out : memref<64xf32> to memref<64xf32>
+    vyre.dealloc %a : memref<64xf32>
+    vyre.dealloc %b : memref<64xf32>
+    vyre.dealloc %acc : memref<64xf32>
     return
   }
 }

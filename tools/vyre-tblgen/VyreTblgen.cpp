@@ -10,7 +10,13 @@
 //   struct MyPipelineOptions : PassPipelineOptions<MyPipelineOptions> {
 //   #define GEN_PIPELINE_OPTIONS_MYPASS
 //   #include "PipelineOptions.h.inc"
+//   #define GEN_PIPELINE_OPTIONS_END
+//   #include "PipelineOptions.h.inc"
 //   };
+//
+// Passes of one pipeline that take options of the same name share them (one
+// declaration, the first included); GEN_PIPELINE_OPTIONS_END ends the
+// pipeline, so that the next declares its own.
 //   ... createMyPass(options.getMyPassOptions()) ...
 //
 //===----------------------------------------------------------------------===//
@@ -23,8 +29,33 @@
 #include "llvm/TableGen/Record.h"
 #include "llvm/TableGen/TableGenBackend.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::tblgen;
+
+/// The macro that marks an option as declared in the pipeline options
+/// being generated.
+static std::string sharedGuard(const PassOption &option) {
+  std::string name = "VYRE_PIPELINE_OPTION_" + option.getArgument().upper();
+  llvm::replace(name, '-', '_');
+  return name;
+}
+
+/// Emits, under GEN_PIPELINE_OPTIONS_END, the end of one pipeline's options:
+/// the marks of the options declared are undefined, for the next pipeline.
+static void emitPipelineOptionsEnd(ArrayRef<const llvm::Record *> passes,
+                                   llvm::raw_ostream &os) {
+  os << "#ifdef GEN_PIPELINE_OPTIONS_END\n#undef GEN_PIPELINE_OPTIONS_END\n";
+  std::set<std::string> seen;
+  for (const llvm::Record *def : passes) {
+    Pass pass(def);
+    for (const PassOption &option : pass.getOptions())
+      if (seen.insert(sharedGuard(option)).second)
+        os << "#undef " << sharedGuard(option) << "\n";
+  }
+  os << "#endif // GEN_PIPELINE_OPTIONS_END\n\n";
+}
 
 /// Emits the option declarations and the conversion for `pass`.
 static void emitPipelineOptions(const Pass &pass, llvm::raw_ostream &os) {
@@ -32,6 +63,11 @@ static void emitPipelineOptions(const Pass &pass, llvm::raw_ostream &os) {
   std::string guard = "GEN_PIPELINE_OPTIONS_" + llvm::StringRef(name).upper();
   os << "#ifdef " << guard << "\n#undef " << guard << "\n";
   for (const PassOption &option : pass.getOptions()) {
+    // Passes of one pipeline that take an option of the same name (the cost
+    // models' bandwidths) share one pipeline option: the first block
+    // included declares it.
+    std::string shared = sharedGuard(option);
+    os << "#ifndef " << shared << "\n#define " << shared << "\n";
     os << llvm::formatv("  /// --{0} option `{1}`.\n", pass.getArgument(),
                         option.getArgument());
     os << llvm::formatv("  ::mlir::detail::PassOptions::{0}<{1}> {2}{{*this, "
@@ -45,7 +81,7 @@ static void emitPipelineOptions(const Pass &pass, llvm::raw_ostream &os) {
       os << ", ::llvm::cl::init(" << *value << ")";
     if (std::optional<StringRef> flags = option.getAdditionalFlags())
       os << ", " << *flags;
-    os << "};\n";
+    os << "};\n#endif\n";
   }
   os << llvm::formatv("  /// These options, for create{0}().\n", name);
   os << llvm::formatv("  {0}Options get{0}Options() const {{\n", name);
@@ -68,9 +104,11 @@ static mlir::GenRegistration
                           llvm::raw_ostream &os) {
                          llvm::emitSourceFileHeader("Pipeline options", os,
                                                     records);
-                         for (const llvm::Record *def :
-                              records.getAllDerivedDefinitions("PassBase"))
+                         auto passes =
+                             records.getAllDerivedDefinitions("PassBase");
+                         for (const llvm::Record *def : passes)
                            emitPipelineOptions(Pass(def), os);
+                         emitPipelineOptionsEnd(passes, os);
                          return false;
                        });
 

@@ -21,7 +21,8 @@ namespace mlir::vyre {
 /// Options of the vyre-to-gpu pipeline. Those of the passes it runs are
 /// generated from the passes' ODS options (same names, defaults and
 /// descriptions): those of --vyre-pipeline-loops, --overlap-copies and the
-/// two referees (`max-events` of --vyre-verify-schedule, `max-traces` and
+/// two referees (an option both passes take, such as `h2d-gbps`, is one
+/// option that sets both) (`max-events` of --vyre-verify-schedule, `max-traces` and
 /// `max-trace-nodes` of --vyre-verify-gpu-streams).
 struct VyreToGPUPipelineOptions
     : public PassPipelineOptions<VyreToGPUPipelineOptions> {
@@ -84,6 +85,11 @@ struct VyreToGPUPipelineOptions
                      "--overlap-copies, and the result with "
                      "--vyre-verify-gpu-streams at the end"),
       llvm::cl::init(false)};
+// The end of the options: passes' options of one name are declared once.
+#define GEN_PIPELINE_OPTIONS_END
+#include "vyre/Transforms/PipelineOptions.h.inc"
+#define GEN_PIPELINE_OPTIONS_END
+#include "vyre/Verification/PipelineOptions.h.inc"
 };
 
 /// Adds to `pm` (anchored on `builtin.module`) the passes that take a vyre

@@ -195,6 +195,14 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     trip count modulo the depth as written (under one `scf.if` and in one
     `scf.for` when the trip count is not a constant).
 
+    With `cost-model` (the default), a copy that the kernels of the body
+    before its first use hide is left in its iteration: the copies issued
+    early in a body are all waited for where the next iteration starts, so
+    moving one that needed no moving only delays that start. Its time is
+    `copy-latency-us` plus its bytes at `h2d-gbps`; a kernel's is its
+    `vyre.cost_us` (`default-kernel-us` without one); the copies left are
+    counted together, in the order their buffers are first used.
+
     The extra buffers of all loops of a function never exceed
     `buffer-budget` bytes: a loop that does not fit is pipelined less deep,
     or not at all, and a remark says so.
@@ -239,6 +247,20 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
            /*default=*/"1073741824",
            "Most bytes of extra device memory the rotating buffers of one "
            "function may take">,
+    Option<"costModel", "cost-model", "bool", /*default=*/"true",
+           "Decide by modelled cost which copies to move (false: move every "
+           "copy that may be). --vyre-pipeline-loops leaves in its "
+           "iteration a copy the kernels before its first use hide; "
+           "--overlap-copies leaves in place a copy whose saving is below "
+           "its overhead">,
+    Option<"h2dGBps", "h2d-gbps", "double", /*default=*/"55.0",
+           "Host-to-device bandwidth the cost models assume, GB/s">,
+    Option<"copyLatencyUs", "copy-latency-us", "double", /*default=*/"2.0",
+           "Fixed cost of each copy the cost models assume, us">,
+    Option<"defaultKernelUs", "default-kernel-us", "double",
+           /*default=*/"10.0",
+           "Kernel time the cost models assume without a vyre.cost_us "
+           "attribute, us">,
   ];
 }
 

@@ -351,7 +351,11 @@ void StreamTracker::markCompleteFrom(SmallVectorImpl<Value> &worklist) {
   while (!worklist.empty()) {
     Value token = worklist.pop_back_val();
     Stream &stream = streams[streamOf(token)];
-    if (stream.destroyed || position.lookup(token) <= stream.completeUpTo)
+    // A stream the host waited for is done; one released without a wait (a
+    // chained op's retired stream) is done up to what the host waits for
+    // since, as allocations on it that later streams use.
+    if ((stream.destroyed && !stream.released) ||
+        position.lookup(token) <= stream.completeUpTo)
       continue;
     completeUpTo(stream, token, worklist);
   }

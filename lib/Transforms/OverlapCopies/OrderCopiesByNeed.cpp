@@ -6,6 +6,7 @@
 #include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <queue>
@@ -102,6 +103,14 @@ unsigned orderSegment(MutableArrayRef<RunCopy> segment, Operation *end) {
   return moved;
 }
 
+/// Whether copies may move past `op`: it has no regions and touches no
+/// buffer (a view, index arithmetic), or it makes a new device buffer,
+/// which no earlier copy can touch.
+bool isTransparent(Operation *op) {
+  return op->getNumRegions() == 0 &&
+         (isa<AllocOp>(op) || isMemoryEffectFree(op));
+}
+
 /// Orders one run of consecutive copies whose first consumers are known,
 /// moving them before `end` (the op after the run).
 unsigned orderRun(MutableArrayRef<RunCopy> run, Operation *end) {
@@ -123,16 +132,26 @@ unsigned orderRun(MutableArrayRef<RunCopy> run, Operation *end) {
 unsigned orderBlock(Block &block, OpFootprintCache &footprints) {
   SmallVector<Operation *> ops = llvm::map_to_vector(
       block, [](Operation &op) { return &op; });
-  // The runs, as [first, last] positions, in order.
+  // The runs, as [first, last] positions, in order: copies, with ops that
+  // touch no buffer between them (the views a copy reads, allocations).
+  // The copies move to the run's end, after those ops, which keeps every
+  // operand defined before its use.
   SmallVector<std::pair<unsigned, unsigned>> runs;
   for (unsigned i = 0; i < ops.size(); ++i) {
     if (!isa<CopyH2DOp>(ops[i]))
       continue;
-    unsigned last = i;
-    while (last + 1 < ops.size() && isa<CopyH2DOp>(ops[last + 1]))
-      ++last;
+    unsigned last = i, copies = 1;
+    for (unsigned next = i + 1; next < ops.size(); ++next) {
+      if (isa<CopyH2DOp>(ops[next])) {
+        last = next;
+        ++copies;
+        continue;
+      }
+      if (!isTransparent(ops[next]))
+        break;
+    }
     // A run needs an op after it to be moved before.
-    if (last > i && last + 1 < ops.size())
+    if (copies > 1 && last + 1 < ops.size())
       runs.push_back({i, last});
     i = last;
   }
@@ -149,6 +168,8 @@ unsigned orderBlock(Block &block, OpFootprintCache &footprints) {
       --run;
       auto [first, last] = runs[run];
       for (unsigned k = first; k <= last; ++k) {
+        if (!isa<CopyH2DOp>(ops[k]))
+          continue;
         RunCopy copy{ops[k], footprints.get(ops[k])};
         copy.neededAt = nextEverything;
         for (unsigned slot : copy.footprint.device.slots.getWrites())

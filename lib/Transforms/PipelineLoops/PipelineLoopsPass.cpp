@@ -9,6 +9,7 @@
 
 #include "PipelineLoops.h"
 
+#include "vyre/Analysis/DeviceCosts.h"
 #include "vyre/Analysis/HostBufferAliasing.h"
 #include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
@@ -18,6 +19,9 @@
 
 #include "mlir/IR/Remarks.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <cmath>
 
 namespace mlir::vyre {
 #define GEN_PASS_DEF_PIPELINELOOPSPASS
@@ -29,6 +33,11 @@ using namespace mlir::vyre;
 using namespace mlir::vyre::pipeline;
 
 namespace {
+
+/// What the cost model assumes of copies and kernels.
+struct CopyTimeModel {
+  double h2dGBps, copyLatencyUs, defaultKernelUs;
+};
 
 /// The analyses of a function, rebuilt after each change.
 struct FunctionAnalyses {
@@ -48,9 +57,9 @@ struct FunctionAnalyses {
 class LoopPipeliner {
 public:
   LoopPipeliner(func::FuncOp function, unsigned pipelineDepth,
-                uint64_t bufferBudget)
+                uint64_t bufferBudget, std::optional<CopyTimeModel> costs)
       : function(function), pipelineDepth(pipelineDepth),
-        budgetLeft(bufferBudget) {}
+        budgetLeft(bufferBudget), costs(costs) {}
 
   /// Returns whether the IR changed.
   bool run() {
@@ -149,6 +158,8 @@ private:
             << "loop not pipelined: " + analysis.loopReason;
       return false;
     }
+    if (costs)
+      keepHiddenFillsInPlace(loop, analysis);
     for (RejectedCopy &rejected : analysis.rejected)
       remark::missed(rejected.copy.getLoc(), options("CopyNotPrefetched"))
           << "copy into " + slotOf(rejected.copy) +
@@ -179,6 +190,93 @@ private:
       return false;
     emitPipelinedLoop(loop, analysis, *depth);
     return true;
+  }
+
+  /// Leaves in their iteration the fills that the kernels of the body
+  /// before their first use hide. The copies issued early in a body are all
+  /// waited for where the next iteration starts (no token crosses the loop's
+  /// back edge), so moving a copy that needed no moving only delays that
+  /// start. Copies left are counted together, in the order their buffers are
+  /// first used: each must fit, with those before it, in the kernel time
+  /// before its buffer's first use. Only kernels directly in the body count.
+  void keepHiddenFillsInPlace(scf::ForOp loop,
+                              LoopPrefetchAnalysis &analysis) {
+    Block *body = loop.getBody();
+    DenseMap<Operation *, unsigned> position;
+    SmallVector<double> kernelsBefore{0.0};
+    for (Operation &op : *body) {
+      position[&op] = kernelsBefore.size() - 1;
+      double micros = 0;
+      auto streamOp = dyn_cast<StreamOpInterface>(&op);
+      if (streamOp && streamOp.getLaunchedKernel())
+        micros = std::max(0.0, getDeclaredKernelMicros(&op).value_or(
+                                   costs->defaultKernelUs));
+      kernelsBefore.push_back(kernelsBefore.back() + micros);
+    }
+    // The first op of the body after the fill that uses its buffer, through
+    // views too.
+    auto firstUseAfter = [&](RotatedBuffer &rotated)
+        -> std::optional<unsigned> {
+      unsigned fillAt = position.lookup(rotated.fill);
+      std::optional<unsigned> first;
+      SmallVector<Value> worklist{rotated.buffer.getResult()};
+      while (!worklist.empty()) {
+        Value value = worklist.pop_back_val();
+        for (Operation *user : value.getUsers()) {
+          if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+              view && view.getViewSource() == value)
+            worklist.push_back(view.getViewDest());
+          Operation *inBody = body->findAncestorOpInBlock(*user);
+          if (!inBody || inBody == rotated.fill.getOperation())
+            continue;
+          unsigned at = position.lookup(inBody);
+          if (at > fillAt && (!first || at < *first))
+            first = at;
+        }
+      }
+      return first;
+    };
+    struct Candidate {
+      unsigned index, firstUse;
+      double copyMicros;
+    };
+    SmallVector<Candidate> candidates;
+    for (auto [index, rotated] : llvm::enumerate(analysis.rotated)) {
+      if (!rotated.fill || rotated.branch)
+        continue;
+      if (std::optional<unsigned> firstUse = firstUseAfter(rotated))
+        candidates.push_back(
+            {unsigned(index), *firstUse,
+             costs->copyLatencyUs +
+                 double(rotated.bytes) / (costs->h2dGBps * 1e3)});
+    }
+    llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
+      return a.firstUse < b.firstUse;
+    });
+    double queued = 0;
+    llvm::SmallDenseSet<unsigned> kept;
+    for (const Candidate &candidate : candidates) {
+      double hidden = kernelsBefore[candidate.firstUse];
+      if (queued + candidate.copyMicros > hidden)
+        continue;
+      queued += candidate.copyMicros;
+      kept.insert(candidate.index);
+      char buffer[160];
+      snprintf(buffer, sizeof(buffer),
+               "the %.1f us of kernels before its first use in the body hide "
+               "its %.1f us (with the copies left before it): left in its "
+               "iteration",
+               hidden, candidate.copyMicros);
+      analysis.rejected.push_back(
+          {analysis.rotated[candidate.index].fill, buffer});
+    }
+    if (kept.empty())
+      return;
+    SmallVector<RotatedBuffer> rotated;
+    for (auto [index, buffer] : llvm::enumerate(analysis.rotated))
+      if (!kept.contains(index))
+        rotated.push_back(std::move(buffer));
+    analysis.rotated = std::move(rotated);
   }
 
   /// The deepest pipeline within the budget, or none, with remarks.
@@ -246,6 +344,8 @@ private:
   func::FuncOp function;
   unsigned pipelineDepth;
   uint64_t budgetLeft;
+  /// The cost model's figures; none with cost-model=false.
+  std::optional<CopyTimeModel> costs;
   std::unique_ptr<FunctionAnalyses> analyses;
 };
 
@@ -261,7 +361,24 @@ struct PipelineLoopsPass
                            "buffer per copy");
       return signalPassFailure();
     }
-    if (!LoopPipeliner(function, pipelineDepth, bufferBudget).run())
+    for (auto [value, name] :
+         {std::pair{double(h2dGBps), "h2d-gbps"},
+          std::pair{double(copyLatencyUs), "copy-latency-us"},
+          std::pair{double(defaultKernelUs), "default-kernel-us"}}) {
+      bool positive = StringRef(name) == "h2d-gbps";
+      if (!std::isfinite(value) || value < 0 || (positive && value == 0)) {
+        char shown[32];
+        snprintf(shown, sizeof(shown), "%g", value);
+        function.emitOpError("cannot run --vyre-pipeline-loops with ")
+            << name << "=" << shown << ": it must be a finite number "
+            << (positive ? "above 0" : "of 0 or more");
+        return signalPassFailure();
+      }
+    }
+    std::optional<CopyTimeModel> costs;
+    if (costModel)
+      costs = CopyTimeModel{h2dGBps, copyLatencyUs, defaultKernelUs};
+    if (!LoopPipeliner(function, pipelineDepth, bufferBudget, costs).run())
       markAllAnalysesPreserved();
   }
 };

@@ -203,6 +203,67 @@ func.func @branch_borrows(%h: memref<16xf32> {vyre.pinned, llvm.noalias}, %c: i1
 
 // -----
 
+// Tests that an allocation on a stream a chained op retired is known done
+// once the host waits for the event recorded after it: a stream made later,
+// in a region nested in a chained loop's body, uses the buffer without
+// naming the allocation's token (from outside the loop, gpu-to-llvm would
+// record its event once and destroy it in every iteration).
+gpu.module @k {
+  gpu.func @scale(%x: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<16xf32>
+    memref.store %v, %x[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+// CHECK-LABEL: func.func @alloc_on_retired_stream
+// CHECK:         scf.if
+// CHECK:           %[[S:.+]], %[[ALLOC:.+]] = gpu.alloc async
+// CHECK:           scf.for
+// CHECK:             llvm.call @mgpuEventSynchronize(
+// CHECK:             scf.if
+// CHECK:               %[[NEW:.+]] = gpu.wait async{{$}}
+// CHECK-NEXT:          %[[COPY:.+]] = gpu.memcpy async [%[[NEW]]] %[[S]]
+// CHECK-NOT:           %[[ALLOC]]
+// CHECK:               gpu.launch_func async
+// CHECK-NOT:           %[[ALLOC]]
+// CHECK:               gpu.wait [
+// CHECK-NEXT:        }
+func.func @alloc_on_retired_stream(%h: memref<16xf32> {vyre.pinned, llvm.noalias},
+                             %o: memref<16xf32> {vyre.pinned, llvm.noalias},
+                             %n: index, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %d = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c16, %c1, %c1) args(%d : memref<16xf32>)
+  scf.if %c {
+    %s = vyre.alloc : memref<16xf32>
+    %u = vyre.alloc : memref<16xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      %t = vyre.copy_d2h_async %d to %o on stream 0 : memref<16xf32> to memref<16xf32>
+      %e = vyre.record
+      %q = arith.remui %i, %c3 : index
+      %p = arith.cmpi eq, %q, %c0 : index
+      scf.if %p {
+        %cp = vyre.copy_h2d_async %h to %s on stream 1 after [%e] : memref<16xf32> to memref<16xf32>
+        vyre.wait %cp
+        vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c16, %c1, %c1) args(%s : memref<16xf32>)
+      }
+    }
+    %r = vyre.record
+    vyre.sync %r
+    vyre.dealloc %s : memref<16xf32>
+    vyre.dealloc %u : memref<16xf32>
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c16, %c1, %c1) args(%d : memref<16xf32>)
+  }
+  vyre.dealloc %d : memref<16xf32>
+  return
+}
+
+// -----
+
 // Tests, on a program of the property test (Inputs/lent-streams-join.mlir),
 // that a stream made by a join that waited for a token on a borrowed stream
 // by an event is not named by a later join: its first token does not
