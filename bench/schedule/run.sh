@@ -6,7 +6,9 @@
 #   coarse    a coarse policy (XLA's copy-start): in place, after all
 #             earlier main-stream work
 #   overlap   --vyre-pipeline-loops --overlap-copies (the default pipeline)
-#   all-moved the same with cost-model=false: every copy moved
+#   all-moved the same with cost-model=false for both passes, as the
+#             pipeline's cost-model=false: every copy moved, every fill of a
+#             loop issued iterations ahead
 # Each schedule is checked by --vyre-verify-schedule before it is simulated.
 # The bound is that of the program after --vyre-pipeline-loops (sequential),
 # so that it counts the rotating buffers the pass may add: with one buffer
@@ -45,7 +47,7 @@ for workload in "$root"/examples/*.mlir "$root"/bench/workloads/*.mlir \
            "$opt" --vyre-kernel-access --vyre-verify-schedule "${simulate[@]}" -o /dev/null 2>&1)
   overlap=$("$opt" "$workload" --vyre-kernel-access --vyre-pipeline-loops --overlap-copies \
             --vyre-verify-schedule "${simulate[@]}" -o /dev/null 2>&1)
-  moved=$("$opt" "$workload" --vyre-kernel-access --vyre-pipeline-loops \
+  moved=$("$opt" "$workload" --vyre-kernel-access --vyre-pipeline-loops=cost-model=false \
           --overlap-copies=cost-model=false --vyre-verify-schedule "${simulate[@]}" \
           -o /dev/null 2>&1)
   pipelined=$("$opt" "$workload" --vyre-kernel-access --vyre-pipeline-loops "${simulate[@]}" -o /dev/null 2>&1)
