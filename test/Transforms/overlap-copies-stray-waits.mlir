@@ -1,4 +1,5 @@
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --overlap-copies | FileCheck %s --check-prefix=DEFAULT
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --overlap-copies --vyre-verify-schedule -o /dev/null
 // RUN: vyre-opt %s --split-input-file --test-vyre-value-digest="index=3" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input
 // RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | vyre-opt --split-input-file --test-vyre-value-digest="index=3 interleaving=lazy" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered
@@ -14,9 +15,15 @@
 // VALUES: remark: digest [[A:0x[0-9a-f]+]]
 // VALUES: remark: digest [[B:0x[0-9a-f]+]]
 // VALUES: remark: digest [[C:0x[0-9a-f]+]]
+// VALUES: remark: digest [[D:0x[0-9a-f]+]]
+// VALUES: remark: digest [[E:0x[0-9a-f]+]]
+// VALUES: remark: digest [[F:0x[0-9a-f]+]]
 // VALUES: remark: digest [[A]]
 // VALUES: remark: digest [[B]]
 // VALUES: remark: digest [[C]]
+// VALUES: remark: digest [[D]]
+// VALUES: remark: digest [[E]]
+// VALUES: remark: digest [[F]]
 
 // Tests that a training step's loss, copied back and read on the host, makes
 // the host wait for the copy back only: backward and the optimizer, still
@@ -188,5 +195,69 @@ module attributes {gpu.container_module} {
     %r = memref.load %out[%c0] : memref<4xf32>
     vyre.dealloc %d : memref<4xf32>
     return %r : f32
+  }
+}
+
+// -----
+
+// Tests a host call that fills a staging buffer at the top of the body,
+// whose copy in the cost model leaves in place (64 bytes: the move would
+// cost more than it saves). That copy returns to the host in the earlier
+// iteration (the host waits for it before the next call), and the body's
+// last host wait covers the main stream up to the copy back: nothing the
+// call touches is in flight at the top, so no wait goes there, neither from
+// --overlap-copies (a copy left in place returns once the main stream is
+// done with it) nor from its async-in-place step (what the body's own host
+// waits cover is done by its end). The wait before the second iteration's
+// call, for the copy in place, stays.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @infer(%x: memref<16xf32>, %y: memref<16xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<16xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %y[%c0] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @decode(%stage: memref<16xf32>, %i: index) attributes {vyre.effects = "arguments"} {
+    %c0 = arith.constant 0 : index
+    %n = arith.index_cast %i : index to i32
+    %f = arith.sitofp %n : i32 to f32
+    memref.store %f, %stage[%c0] : memref<16xf32>
+    return
+  }
+  // The loop pipelined at depth 2, its body written out twice:
+  // DEFAULT-LABEL: func.func @decoded_staging
+  // DEFAULT: scf.for
+  // DEFAULT-NOT: vyre.sync
+  // DEFAULT: func.call @decode
+  // DEFAULT-NEXT: vyre.copy_h2d_async {{.*}} on stream 0
+  // DEFAULT: vyre.sync
+  // DEFAULT-NEXT: func.call @decode
+  // The remainder loop, where nothing later in the body waits for the copy
+  // in place: the next iteration's call must wait for it.
+  // DEFAULT: scf.for
+  // DEFAULT-NEXT: %[[TOP:.+]] = vyre.record
+  // DEFAULT-NEXT: vyre.sync %[[TOP]]
+  // DEFAULT-NEXT: func.call @decode
+  func.func @decoded_staging(%stage: memref<16xf32> {vyre.pinned, llvm.noalias},
+                             %out: memref<8x16xf32> {vyre.pinned, llvm.noalias}, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %x = vyre.alloc : memref<16xf32>
+    %y = vyre.alloc : memref<16xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      func.call @decode(%stage, %i) : (memref<16xf32>, index) -> ()
+      vyre.copy_h2d %stage to %x : memref<16xf32> to memref<16xf32>
+      vyre.dispatch @k::@infer blocks(%c1, %c1, %c1) threads(%c16, %c1, %c1)
+          args(%x, %y : memref<16xf32>, memref<16xf32>) access [read, overwrite] {vyre.cost_us = 100.0}
+      %row = memref.subview %out[%i, 0] [1, 16] [1, 1] : memref<8x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+      vyre.copy_d2h %y to %row : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    }
+    vyre.dealloc %x : memref<16xf32>
+    vyre.dealloc %y : memref<16xf32>
+    return
   }
 }

@@ -481,8 +481,44 @@ bool AsyncInPlacePlanner::holdsInPlaceCopies(Block &block) {
   });
 }
 
-/// What the copies of a run of `block` cover by its end: the device work of
-/// its ops up to the last that is or holds such a copy.
+/// The ops of `block` whose device work is done by the end of a run of it,
+/// as the block's own host waits say: those the host waited for directly
+/// (a `vyre.sync` on their token), and, before the last `vyre.record` a
+/// `vyre.sync` of the block awaits, the main stream's ops and the copies the
+/// main stream waited for (`vyre.wait`) there.
+static DenseSet<Operation *> doneByEndOfRun(Block &block) {
+  DenseSet<Operation *> done;
+  Operation *waitedUpTo = nullptr;
+  for (Operation &op : block)
+    if (auto sync = dyn_cast<SyncOp>(op))
+      for (Value token : sync.getTokens()) {
+        Operation *producer = token.getDefiningOp();
+        if (!producer || producer->getBlock() != &block)
+          continue;
+        done.insert(producer);
+        if (isa<RecordOp>(producer) &&
+            (!waitedUpTo || waitedUpTo->isBeforeInBlock(producer)))
+          waitedUpTo = producer;
+      }
+  if (!waitedUpTo)
+    return done;
+  for (Operation &op : block) {
+    if (&op == waitedUpTo)
+      break;
+    if (!isOnSideStream(&op))
+      done.insert(&op);
+    if (auto wait = dyn_cast<WaitOp>(op))
+      for (Value token : wait.getTokens())
+        if (Operation *producer = token.getDefiningOp();
+            producer && producer->getBlock() == &block)
+          done.insert(producer);
+  }
+  return done;
+}
+
+/// What the copies of a run of `block` cover by its end, and the host has
+/// not waited for: the device work of its ops up to the last that is or
+/// holds such a copy.
 SideAccess AsyncInPlacePlanner::coveredInEarlierRun(Block &block) {
   Operation *last = nullptr;
   for (Operation &op : block)
@@ -491,8 +527,10 @@ SideAccess AsyncInPlacePlanner::coveredInEarlierRun(Block &block) {
   SideAccess access;
   if (!last)
     return access;
+  DenseSet<Operation *> done = doneByEndOfRun(block);
   for (Operation &op : block) {
-    access.merge(footprints.get(&op).device);
+    if (!done.contains(&op))
+      access.merge(footprints.get(&op).device);
     if (&op == last)
       break;
   }
@@ -644,8 +682,10 @@ void AsyncInPlacePlanner::planBlock(
   // that runs again, also the earlier run's work after its last copy.
   if (repeats && holdsCopies) {
     SideAccess earlierRun;
+    DenseSet<Operation *> done = doneByEndOfRun(block);
     for (Operation &op : block)
-      earlierRun.merge(footprints.get(&op).device);
+      if (!done.contains(&op))
+        earlierRun.merge(footprints.get(&op).device);
     pending.add(earlierRun);
   } else if (holdsCopies && !touchesNothing(uncovered)) {
     pending.add(uncovered);

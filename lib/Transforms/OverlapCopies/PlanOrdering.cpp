@@ -282,8 +282,16 @@ const AccessSummary &OrderingPlanner::mainStreamSlots(Operation *op) {
       for (Block &block : region) {
         // Asked only of blocks with such a copy: it walks the block.
         std::optional<bool> hostWaitsAtEnd;
+        AccessSummary blockSlots;
         for (Operation &nested : block) {
           ++context.steps;
+          // A copy left in place returns to the host once the main stream
+          // is done with it and everything before it.
+          if (isa<CopyH2DOp, CopyD2HOp>(nested) &&
+              !context.replaced.contains(&nested)) {
+            blockSlots = AccessSummary();
+            continue;
+          }
           if (isSyncedByEndOfBlock(nested)) {
             if (!hostWaitsAtEnd)
               hostWaitsAtEnd = !isInDeviceOnlyLoop(block);
@@ -291,10 +299,11 @@ const AccessSummary &OrderingPlanner::mainStreamSlots(Operation *op) {
               continue;
           }
           if (nested.getNumRegions() != 0)
-            slots.merge(mainStreamSlots(&nested));
+            blockSlots.merge(mainStreamSlots(&nested));
           else
-            slots.merge(context.footprints.get(&nested).device.slots);
+            blockSlots.merge(context.footprints.get(&nested).device.slots);
         }
+        slots.merge(blockSlots);
       }
   }
   return mainStreamSlotsOf[op] = std::move(slots);
