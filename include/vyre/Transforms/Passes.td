@@ -201,7 +201,9 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     moving one that needed no moving only delays that start. Its time is
     `copy-latency-us` plus its bytes at `h2d-gbps`; a kernel's is its
     `vyre.cost_us` (`default-kernel-us` without one); the copies left are
-    counted together, in the order their buffers are first used.
+    counted together, in the order their buffers are first used, after the
+    copies moved out of the loop (they hold the copy engine in its first
+    iteration).
 
     The extra buffers of all loops of a function never exceed
     `buffer-budget` bytes: a loop that does not fit is pipelined less deep,

@@ -123,7 +123,7 @@ private:
           << "copy into " + slotOf(copy) +
                  " writes the same bytes every iteration: moved out of the "
                  "loop";
-    bool pipelined = pipelineDepth >= 2 && tryPipelining(loop);
+    bool pipelined = pipelineDepth >= 2 && tryPipelining(loop, hoisted);
     if (hoisted.empty() && !pipelined)
       return false;
     Block::iterator first =
@@ -135,7 +135,7 @@ private:
     return true;
   }
 
-  bool tryPipelining(scf::ForOp loop) {
+  bool tryPipelining(scf::ForOp loop, ArrayRef<CopyH2DOp> hoisted) {
     LoopPrefetchAnalysis analysis =
         analyzeLoopPrefetch(loop, analyses->slots, analyses->hostAliasing,
                             analyses->positions, analyses->footprints);
@@ -159,7 +159,7 @@ private:
       return false;
     }
     if (costs)
-      keepHiddenFillsInPlace(loop, analysis);
+      keepHiddenFillsInPlace(loop, analysis, hoisted);
     for (RejectedCopy &rejected : analysis.rejected)
       remark::missed(rejected.copy.getLoc(), options("CopyNotPrefetched"))
           << "copy into " + slotOf(rejected.copy) +
@@ -192,6 +192,16 @@ private:
     return true;
   }
 
+  /// The time a copy of `bytes` takes on the model of the cost options.
+  double copyMicros(uint64_t bytes) const {
+    return costs->copyLatencyUs + double(bytes) / (costs->h2dGBps * 1e3);
+  }
+  /// The same for `copy`; unbounded where its size is not known.
+  double copyMicros(CopyH2DOp copy) const {
+    std::optional<uint64_t> bytes = getCopyBytes(copy.getTarget(), copy);
+    return bytes ? copyMicros(*bytes) : HUGE_VAL;
+  }
+
   /// Leaves in their iteration the fills that the kernels of the body
   /// before their first use hide. The copies issued early in a body are all
   /// waited for where the next iteration starts (no token crosses the loop's
@@ -199,8 +209,10 @@ private:
   /// start. Copies left are counted together, in the order their buffers are
   /// first used: each must fit, with those before it, in the kernel time
   /// before its buffer's first use. Only kernels directly in the body count.
-  void keepHiddenFillsInPlace(scf::ForOp loop,
-                              LoopPrefetchAnalysis &analysis) {
+  /// The copies `hoisted` out of the loop come first: issued just before it,
+  /// they hold the copy engine in the first iteration.
+  void keepHiddenFillsInPlace(scf::ForOp loop, LoopPrefetchAnalysis &analysis,
+                              ArrayRef<CopyH2DOp> hoisted) {
     Block *body = loop.getBody();
     DenseMap<Operation *, unsigned> position;
     SmallVector<double> kernelsBefore{0.0};
@@ -246,14 +258,14 @@ private:
         continue;
       if (std::optional<unsigned> firstUse = firstUseAfter(rotated))
         candidates.push_back(
-            {unsigned(index), *firstUse,
-             costs->copyLatencyUs +
-                 double(rotated.bytes) / (costs->h2dGBps * 1e3)});
+            {unsigned(index), *firstUse, copyMicros(rotated.bytes)});
     }
     llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
       return a.firstUse < b.firstUse;
     });
     double queued = 0;
+    for (CopyH2DOp copy : hoisted)
+      queued += copyMicros(copy);
     llvm::SmallDenseSet<unsigned> kept;
     for (const Candidate &candidate : candidates) {
       double hidden = kernelsBefore[candidate.firstUse];
@@ -261,11 +273,11 @@ private:
         continue;
       queued += candidate.copyMicros;
       kept.insert(candidate.index);
-      char buffer[160];
+      char buffer[256];
       snprintf(buffer, sizeof(buffer),
                "the %.1f us of kernels before its first use in the body hide "
-               "its %.1f us (with the copies left before it): left in its "
-               "iteration",
+               "its %.1f us (with the copies left before it and those moved "
+               "out of the loop): left in its iteration",
                hidden, candidate.copyMicros);
       analysis.rejected.push_back(
           {analysis.rotated[candidate.index].fill, buffer});
