@@ -18,6 +18,7 @@
 
 #include "DescribedMemory.h"
 #include "RuntimeInstance.h"
+#include "TileCopy.h"
 
 #include "vyre/Runtime/CudaRuntime.h"
 #include "vyre/Runtime/FaultInjection.h"
@@ -323,6 +324,36 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
                            cuStream));
   if (profiled)
     profile().end(cuStream, start, /*isCopy=*/true);
+}
+
+void *vyreMemcpy2DAsync(void *dst, int64_t dstPitch, void *src,
+                        int64_t srcPitch, int64_t rowBytes, int64_t rows,
+                        void *stream) {
+  faultInjection().check(FaultKind::Memcpy, "vyreMemcpy2DAsync");
+  checkTileCopy(dstPitch, srcPitch, rowBytes, rows);
+  ensureContext();
+  auto cuStream = static_cast<CUstream>(stream);
+  streamsAndEvents().countMemcpy();
+  if (rowBytes == 0 || rows == 0)
+    return stream;
+  bool profiled = profile().enabled;
+  CUevent start = nullptr;
+  if (profiled)
+    profile().begin(cuStream, start);
+  CUDA_MEMCPY2D copy = {};
+  // Unified addressing: the driver finds out where each pointer lives.
+  copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+  copy.srcDevice = reinterpret_cast<CUdeviceptr>(src);
+  copy.srcPitch = static_cast<size_t>(srcPitch);
+  copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  copy.dstDevice = reinterpret_cast<CUdeviceptr>(dst);
+  copy.dstPitch = static_cast<size_t>(dstPitch);
+  copy.WidthInBytes = static_cast<size_t>(rowBytes);
+  copy.Height = static_cast<size_t>(rows);
+  VYRE_CHECK(cuMemcpy2DAsync(&copy, cuStream));
+  if (profiled)
+    profile().end(cuStream, start, /*isCopy=*/true);
+  return stream;
 }
 
 /// A memref that spans no bytes is not registered (cuMemHostRegister

@@ -19,6 +19,7 @@
 
 #include "DescribedMemory.h"
 #include "RuntimeInstance.h"
+#include "TileCopy.h"
 
 #include "vyre/Runtime/CudaRuntime.h"
 #include "vyre/Runtime/FaultInjection.h"
@@ -164,6 +165,23 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void * /*stream*/) {
   if (profile().enabled)
     ++profile().copies;
   std::memmove(dst, src, sizeBytes);
+}
+
+void *vyreMemcpy2DAsync(void *dst, int64_t dstPitch, void *src,
+                        int64_t srcPitch, int64_t rowBytes, int64_t rows,
+                        void *stream) {
+  faultInjection().check(FaultKind::Memcpy, "vyreMemcpy2DAsync");
+  checkTileCopy(dstPitch, srcPitch, rowBytes, rows);
+  streamsAndEvents().countMemcpy();
+  if (rowBytes == 0 || rows == 0)
+    return stream;
+  if (profile().enabled)
+    ++profile().copies;
+  for (int64_t row = 0; row < rows; ++row)
+    std::memmove(static_cast<char *>(dst) + row * dstPitch,
+                 static_cast<const char *>(src) + row * srcPitch,
+                 static_cast<size_t>(rowBytes));
+  return stream;
 }
 
 /// A memref that spans no bytes is not registered: both calls do nothing.

@@ -60,6 +60,16 @@ void mgpuEventRecord(void *event, void *stream);
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
 void mgpuMemFree(void *pointer, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
+/// A 2-D tile copy, either direction, on `stream`: `rows` rows of `rowBytes`
+/// bytes each, the first at `dst` and `src`, the next ones `dstPitch` and
+/// `srcPitch` bytes further (cuMemcpy2DAsync; the driver tells host from
+/// device memory by address). --convert-vyre-to-gpu emits it for a copy of
+/// a strided view, which gpu.memcpy cannot express. It returns `stream`, so
+/// that lowered code can name the point after the copy on it. A pitch
+/// smaller than a row is an error; a copy of no bytes is counted, not made.
+void *vyreMemcpy2DAsync(void *dst, int64_t dstPitch, void *src,
+                        int64_t srcPitch, int64_t rowBytes, int64_t rows,
+                        void *stream);
 /// gpu.host_register: page-locks the memory of a memref descriptor. A memref
 /// with no elements spans no memory: registering and unregistering it do
 /// nothing.

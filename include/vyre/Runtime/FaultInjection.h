@@ -6,7 +6,8 @@
 // For tests only, `VYRE_RUNTIME_FAIL` makes a chosen call fail that way:
 // `VYRE_RUNTIME_FAIL=alloc:3` fails the third `mgpuMemAlloc`. The kinds are
 // `alloc` (mgpuMemAlloc), `stream` (mgpuStreamCreate), `event`
-// (mgpuEventCreate), `memcpy` (mgpuMemcpy) and `launch` (mgpuLaunchKernel);
+// (mgpuEventCreate), `memcpy` (mgpuMemcpy and
+// vyreMemcpy2DAsync, counted together) and `launch` (mgpuLaunchKernel);
 // several are separated by commas (`alloc:3,launch:1`). Every call of the
 // entry point counts, from the process's first runtime call, and the fault
 // fires before the call does anything (in the CUDA runtime, before any

@@ -25,6 +25,23 @@ using namespace mlir;
 using namespace mlir::vyre;
 using namespace mlir::vyre::vyre_to_gpu;
 
+Value vyre_to_gpu::firstElementPointer(OpBuilder &builder, Location loc,
+                                       Value view, int64_t elementBytes) {
+  // Aligned pointer + offset * element size.
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, view);
+  auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, view);
+  Value elementSize = arith::ConstantIndexOp::create(builder, loc, elementBytes);
+  Value offsetBytes = arith::MulIOp::create(builder, loc, metadata.getOffset(),
+                                            elementSize);
+  Value address = arith::AddIOp::create(builder, loc, aligned, offsetBytes);
+  Value address64 =
+      arith::IndexCastOp::create(builder, loc, builder.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
+      address64);
+}
+
 /// The alias of `view`, which has a static shape and a contiguous row-major
 /// layout, in the default memory space.
 static Value buildAlias(OpBuilder &builder, Location loc, Value view,
@@ -40,17 +57,7 @@ static Value buildAlias(OpBuilder &builder, Location loc, Value view,
   if (rank != 0)
     fields.append({arrayType, arrayType});
   auto descriptorType = LLVM::LLVMStructType::getLiteral(context, fields);
-
-  // The first element's address: aligned pointer + offset * element size.
-  Value aligned =
-      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, view);
-  auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, view);
-  Value elementSize = arith::ConstantIndexOp::create(builder, loc, elementBytes);
-  Value offsetBytes = arith::MulIOp::create(builder, loc, metadata.getOffset(),
-                                            elementSize);
-  Value address = arith::AddIOp::create(builder, loc, aligned, offsetBytes);
-  Value address64 = arith::IndexCastOp::create(builder, loc, i64, address);
-  Value pointer = LLVM::IntToPtrOp::create(builder, loc, ptrType, address64);
+  Value pointer = firstElementPointer(builder, loc, view, elementBytes);
 
   llvm::SmallDenseMap<int64_t, Value> constants;
   auto constant = [&](int64_t value) -> Value {

@@ -150,9 +150,8 @@ static bool mayEraseCopy(Operation *copy, Value target, bool isViewAlias) {
 LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
                                                 Value target, Value source,
                                                 StreamState &state) {
-  FailureOr<Value> copyTarget = contiguousBuffer(copy, "target", target);
-  FailureOr<Value> copySource = contiguousBuffer(copy, "source", source);
-  if (failed(copyTarget) || failed(copySource))
+  FailureOr<CopyOperands> operands = copyOperands(copy, target, source);
+  if (failed(operands))
     return failure();
   bool afterEvent = false;
   // The awaited tokens the host already waited for still order the copy
@@ -177,18 +176,20 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
       return streams.streamOf(token) == streams.streamOf(side);
     });
   Location loc = copy.getLoc();
-  bool erasable =
-      mayEraseCopy(copy, *copyTarget, /*isViewAlias=*/*copyTarget != target);
+  bool erasable = !operands->isTile &&
+                  mayEraseCopy(copy, operands->target,
+                               /*isViewAlias=*/operands->target != target);
   Value dependency = index == 0
                          ? continueMain(state, *waits, loc, !erasable)
                          : continueAfter(side, *waits, loc, !erasable);
   // A new stream waits for the awaited event as it is made.
   if (afterEvent && dependency == side)
     orderAfterAwaitedEvent(side, loc);
-  auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
-                                      *copyTarget, *copySource);
-  side = streams.append(dependency, memcpy.getAsyncToken(), erasable);
-  tokens[copy.getCompletionToken()] = memcpy.getAsyncToken();
+  Value token = emitCopy(*operands, dependency, loc);
+  side = streams.append(dependency, token, erasable);
+  if (operands->isTile)
+    streams.markUntraceable(token);
+  tokens[copy.getCompletionToken()] = token;
   toErase.push_back(copy);
   return success();
 }
@@ -197,9 +198,8 @@ LogicalResult VyreToGPULowering::lowerAsyncCopy(StreamOpInterface copy,
 LogicalResult VyreToGPULowering::lowerBlockingCopy(Operation *copy,
                                                    Value target, Value source,
                                                    StreamState &state) {
-  FailureOr<Value> copyTarget = contiguousBuffer(copy, "target", target);
-  FailureOr<Value> copySource = contiguousBuffer(copy, "source", source);
-  if (failed(copyTarget) || failed(copySource))
+  FailureOr<CopyOperands> operands = copyOperands(copy, target, source);
+  if (failed(operands))
     return failure();
   Location loc = copy->getLoc();
   SmallVector<Value> waits;
@@ -207,12 +207,14 @@ LogicalResult VyreToGPULowering::lowerBlockingCopy(Operation *copy,
     for (Value alloc : streams.allocsToOrder({state.main}, buffer))
       if (!llvm::is_contained(waits, alloc))
         waits.push_back(alloc);
-  bool erasable =
-      mayEraseCopy(copy, *copyTarget, /*isViewAlias=*/*copyTarget != target);
+  bool erasable = !operands->isTile &&
+                  mayEraseCopy(copy, operands->target,
+                               /*isViewAlias=*/operands->target != target);
   Value dependency = continueMain(state, waits, loc, !erasable);
-  auto memcpy = gpu::MemcpyOp::create(builder, loc, tokenType, dependency,
-                                      *copyTarget, *copySource);
-  state.main = streams.append(dependency, memcpy.getAsyncToken(), erasable);
+  state.main = streams.append(dependency, emitCopy(*operands, dependency, loc),
+                              erasable);
+  if (operands->isTile)
+    streams.markUntraceable(state.main);
   streams.destroyStreams({streams.streamOf(state.main)}, loc, state);
   toErase.push_back(copy);
   return success();

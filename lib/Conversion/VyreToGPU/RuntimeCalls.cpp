@@ -83,3 +83,13 @@ void RuntimeCalls::releaseStream(Value token, Location loc) {
 void RuntimeCalls::releaseStreamPointer(Value pointer, Location loc) {
   call("mgpuStreamDestroy", Type(), {pointer}, loc);
 }
+
+Value RuntimeCalls::copyTile(Value dst, Value dstPitch, Value src,
+                             Value srcPitch, Value rowBytes, Value rows,
+                             Value token, Location loc) {
+  Value stream;
+  call("vyreMemcpy2DAsync", LLVM::LLVMPointerType::get(builder.getContext()),
+       {dst, dstPitch, src, srcPitch, rowBytes, rows, streamOf(token, loc)},
+       loc, &stream);
+  return stream;
+}

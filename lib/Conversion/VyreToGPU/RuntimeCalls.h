@@ -57,6 +57,12 @@ public:
   void releaseStream(Value token, Location loc);
   /// `mgpuStreamDestroy(pointer)`, for a stream's `!llvm.ptr`.
   void releaseStreamPointer(Value pointer, Location loc);
+  /// `vyreMemcpy2DAsync(dst, dstPitch, src, srcPitch, rowBytes, rows,
+  /// stream of token)`, vyre's own runtime entry (include/vyre/Runtime/
+  /// CudaRuntime.h): pointers and i64 byte counts. Returns the stream it
+  /// returns, which stands for the stream after the copy.
+  Value copyTile(Value dst, Value dstPitch, Value src, Value srcPitch,
+                 Value rowBytes, Value rows, Value token, Location loc);
 
 private:
   void call(StringRef callee, Type result, ValueRange operands, Location loc,

@@ -93,6 +93,17 @@ public:
   bool isLent(Value token) const { return isLentStream(streamOf(token)); }
   bool isLentStream(unsigned id) const { return streams[id].lent; }
 
+  /// `token`, on a stream this lowering created, is a cast of a runtime
+  /// call's `!llvm.ptr` (a tile copy's, TileCopy.cpp), which gpu-to-llvm
+  /// cannot trace to a stream creation: from now on joins wait for the
+  /// stream's tokens through events, and the host synchronizes and destroys
+  /// it by runtime calls.
+  void markUntraceable(Value token) {
+    Stream &stream = streams[streamOf(token)];
+    stream.joinedByEvents = true;
+    stream.explicit_ = true;
+  }
+
   /// The stream of `token` has runtime calls of its own (an event wait):
   /// `canonicalize` may leave it without gpu ops, and then drops it from a
   /// blocking `gpu.wait`, so it is synchronized and destroyed by runtime

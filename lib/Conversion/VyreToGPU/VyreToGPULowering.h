@@ -22,6 +22,32 @@
 
 namespace mlir::vyre::vyre_to_gpu {
 
+/// The `!llvm.ptr` to the first element of `view`, a memref in the default
+/// memory space: its aligned pointer plus its offset times `elementBytes`
+/// (ContiguousView.cpp).
+Value firstElementPointer(OpBuilder &builder, Location loc, Value view,
+                          int64_t elementBytes);
+
+/// One side of a tile copy: `rows` runs of contiguous elements, the rows of
+/// dimension `rowDim` of `view`, each `pitch` elements after the last
+/// (ShapedType::kDynamic: read from the view's strides at run time).
+struct TileSide {
+  Value view;
+  int64_t rowDim = -1;
+  int64_t pitch = 0;
+};
+
+/// What a copy hands to the device (TileCopy.cpp).
+struct CopyOperands {
+  /// For gpu.memcpy: each side itself, or an identity-layout alias of it.
+  Value target, source;
+  /// For a copy of a strided view: `rows` rows of `rowElements` elements of
+  /// `elementBytes` bytes, which `vyreMemcpy2DAsync` copies.
+  bool isTile = false;
+  TileSide targetRows, sourceRows;
+  int64_t rows = 0, rowElements = 0, elementBytes = 0;
+};
+
 class VyreToGPULowering {
 public:
   /// `carryLoopStreams`: loops carry their streams' work into the next
@@ -172,6 +198,15 @@ private:
   /// (ContiguousView.cpp); an error otherwise.
   FailureOr<Value> contiguousBuffer(Operation *copy, StringRef role,
                                     Value buffer);
+  /// How `copy` moves its bytes (TileCopy.cpp): through gpu.memcpy of two
+  /// contiguous buffers, or, where a side is a strided view, as the rows of
+  /// a 2-D tile; an error where neither is possible.
+  FailureOr<CopyOperands> copyOperands(Operation *copy, Value target,
+                                       Value source);
+  /// Enqueues the copy `operands` describe after `dependency`, on its
+  /// stream; returns its token. A tile copy is a runtime call, and its token
+  /// a cast of the stream the call returns (StreamTracker::markUntraceable).
+  Value emitCopy(const CopyOperands &operands, Value dependency, Location loc);
   LogicalResult lowerSync(SyncOp sync, StreamState &state);
   /// `streams.continueOn(current, waits)`, except that the allocations the
   /// block's awaited event covers are not joined: a new stream waits for the

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckTrace.h"
+#include "GPUWork.h"
 #include "HappensBefore.h"
 #include "vyre/Analysis/ViewDisjointness.h"
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
@@ -267,8 +268,9 @@ void TraceChecker::checkRaces(unsigned earlier, unsigned later) {
 /// Work not done by the return, and streams and events left alive.
 void TraceChecker::checkReturn() {
   for (unsigned index = 0; index < nodes.size(); ++index)
-    if (nodes[index].onDevice &&
-        !isa<gpu::WaitOp, LLVM::CallOp>(nodes[index].op) &&
+    if (nodes[index].onDevice && !isa<gpu::WaitOp>(nodes[index].op) &&
+        (!isa<LLVM::CallOp>(nodes[index].op) ||
+         isTileCopyCall(nodes[index].op)) &&
         (index >= returnNode || !before(index, returnNode)))
       reporter.report(ProblemKind::Unfinished, nodes[index].op, returnOp, 0,
                       "may still be running at the return: no blocking "

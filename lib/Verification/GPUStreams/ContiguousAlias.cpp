@@ -5,7 +5,9 @@
 // memref descriptor built in the LLVM dialect from the view's aligned pointer
 // and offset, cast back to an identity-layout memref with
 // `unrealized_conversion_cast`. The referee reads that structure itself: the
-// alias touches the view it was computed from.
+// alias touches the view it was computed from. A tile copy
+// (vyreMemcpy2DAsync) takes the address of each side's first element, built
+// the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +24,12 @@ Value mlir::vyre::gpu_streams::viewBehindAlias(Value value) {
   auto cast = value.getDefiningOp<UnrealizedConversionCastOp>();
   if (!cast || cast->getNumOperands() != 1 || cast->getNumResults() != 1)
     return {};
-  // Every op the descriptor is computed from must be plain arithmetic on
-  // one view's metadata: its aligned pointer, its offset, constants.
+  return viewBehindPointer(cast->getOperand(0));
+}
+
+Value mlir::vyre::gpu_streams::viewBehindPointer(Value pointer) {
+  // Every op the value is computed from must be plain arithmetic on one
+  // view's metadata: its aligned pointer, its offset, constants.
   Value view;
   auto noteView = [&](Value source) {
     if (view && view != source)
@@ -31,7 +37,7 @@ Value mlir::vyre::gpu_streams::viewBehindAlias(Value value) {
     view = source;
     return true;
   };
-  SmallVector<Value> work{cast->getOperand(0)};
+  SmallVector<Value> work{pointer};
   llvm::DenseSet<Operation *> seen;
   while (!work.empty()) {
     Operation *definer = work.pop_back_val().getDefiningOp();

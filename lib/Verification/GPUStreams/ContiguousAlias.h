@@ -16,6 +16,10 @@ namespace mlir::vyre::gpu_streams {
 /// otherwise null.
 Value viewBehindAlias(Value value);
 
+/// If `pointer` is computed from one view's aligned pointer and metadata
+/// only (the first element's address), that view; otherwise null.
+Value viewBehindPointer(Value pointer);
+
 } // namespace mlir::vyre::gpu_streams
 
 #endif // VYRE_LIB_VERIFICATION_GPUSTREAMS_CONTIGUOUSALIAS_H

@@ -14,8 +14,13 @@ bool mlir::vyre::gpu_streams::isModelledRuntimeCall(Operation *op) {
   static constexpr StringLiteral followed[] = {
       "mgpuEventCreate",      "mgpuEventRecord",  "mgpuStreamWaitEvent",
       "mgpuEventSynchronize", "mgpuEventDestroy", "mgpuStreamSynchronize",
-      "mgpuStreamDestroy"};
+      "mgpuStreamDestroy",    "vyreMemcpy2DAsync"};
   return llvm::is_contained(followed, *call.getCallee());
+}
+
+bool mlir::vyre::gpu_streams::isTileCopyCall(Operation *op) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  return call && call.getCallee() && *call.getCallee() == "vyreMemcpy2DAsync";
 }
 
 bool mlir::vyre::gpu_streams::holdsGPUWork(Operation *op) {

@@ -18,6 +18,10 @@ namespace mlir::vyre::gpu_streams {
 /// functions that the trace follows (RuntimeCalls.cpp lists them).
 bool isModelledRuntimeCall(Operation *op);
 
+/// Whether `op` is a call of vyre's tile copy, `vyreMemcpy2DAsync`: device
+/// work like a gpu.memcpy, not only ordering.
+bool isTileCopyCall(Operation *op);
+
 /// Whether `op` contains gpu work the trace must unfold: a gpu op, a token
 /// or a runtime call the trace follows.
 bool holdsGPUWork(Operation *op);

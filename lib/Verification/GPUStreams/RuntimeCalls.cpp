@@ -18,10 +18,14 @@
 //  - `mgpuStreamSynchronize(s)` makes the host wait for s's work;
 //  - `mgpuStreamDestroy(s)` destroys s without the host waiting: later work
 //    on s is an error, and its work must still be ordered before the return
-//    by other means.
+//    by other means;
+//  - `vyreMemcpy2DAsync(dst, ..., src, ..., s)` (a tile copy) is device
+//    work on s that reads the view `src` is the first element of and writes
+//    the one `dst` is; the pointer it returns is s.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ContiguousAlias.h"
 #include "TraceInterpreter.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -144,6 +148,24 @@ LogicalResult TraceInterpreter::runRuntimeOp(Operation *op) {
       return failure();
     if (!(*event)->destroyer)
       (*event)->destroyer = op;
+    return success();
+  }
+  if (callee == "vyreMemcpy2DAsync") {
+    FailureOr<unsigned> stream = liveStream(operands[6]);
+    if (failed(stream))
+      return failure();
+    Value target = viewBehindPointer(operands[0]);
+    Value source = viewBehindPointer(operands[2]);
+    if (!target || !source)
+      return op->emitOpError("copies a tile from or to a pointer "
+                             "--vyre-verify-gpu-streams cannot trace to a "
+                             "memref's first element");
+    Node node;
+    node.op = op;
+    node.accesses.push_back({bufferOf(source), false, source});
+    node.accesses.push_back({bufferOf(target), true, target});
+    trace.addDeviceNode(std::move(node), *stream);
+    pointerStream[call.getResult()] = *stream;
     return success();
   }
   if (callee == "mgpuStreamSynchronize") {

@@ -13,25 +13,51 @@ func.func @bodiless_kernel(%x: memref<16xf32>) {
 
 // -----
 
-// Tests that a copy of a non-contiguous view cannot be lowered (gpu.memcpy
-// copies one contiguous range); contiguous views with an offset can
-// (contiguous-views.mlir).
-func.func @strided_view(%h: memref<16xf32>) {
-  %d = vyre.alloc : memref<32xf32>
-  %view = memref.subview %d[0] [16] [2] : memref<32xf32> to memref<16xf32, strided<[2]>>
-  // expected-error @+1 {{'vyre.copy_h2d' op cannot be lowered: 'target' is a view of type 'memref<16xf32, strided<[2]>>', which is not contiguous (or has a dynamic shape); gpu.memcpy copies one contiguous range}}
-  vyre.copy_h2d %h to %view : memref<16xf32> to memref<16xf32, strided<[2]>>
+// Tests that a copy of a view that is neither contiguous nor the rows of a
+// 2-D tile cannot be lowered: here the inner two of three dimensions are not
+// one contiguous run. Contiguous views (contiguous-views.mlir) and tiles
+// (tile-copies.mlir) can.
+func.func @not_a_tile(%h: memref<2x4x32xf32>) {
+  %d = vyre.alloc : memref<2x4x64xf32>
+  %view = memref.subview %d[0, 0, 0] [2, 4, 32] [1, 1, 1] : memref<2x4x64xf32> to memref<2x4x32xf32, strided<[256, 64, 1]>>
+  // expected-error @+1 {{'vyre.copy_h2d' op cannot be lowered: 'target' is a view of type 'memref<2x4x32xf32, strided<[256, 64, 1]>>', which is neither contiguous nor the rows of a 2-D tile (or has a dynamic shape, or dynamic strides inside a row); a copy moves one contiguous range (gpu.memcpy) or one 2-D tile (vyreMemcpy2DAsync)}}
+  vyre.copy_h2d %h to %view : memref<2x4x32xf32> to memref<2x4x32xf32, strided<[256, 64, 1]>>
   return
 }
 
 // -----
 
-// Tests that a column of a host array cannot be copied back into.
-func.func @column(%h: memref<16x16xf32>, %j: index) {
-  %d = vyre.alloc : memref<16xf32>
-  %column = memref.subview %h[0, %j] [16, 1] [1, 1] : memref<16x16xf32> to memref<16xf32, strided<[16], offset: ?>>
-  // expected-error @+1 {{'vyre.copy_d2h' op cannot be lowered: 'target' is a view of type 'memref<16xf32, strided<[16], offset: ?>>', which is not contiguous (or has a dynamic shape); gpu.memcpy copies one contiguous range}}
-  vyre.copy_d2h %d to %column : memref<16xf32> to memref<16xf32, strided<[16], offset: ?>>
+// Tests that a view whose elements inside a row are a dynamic stride apart
+// cannot be copied back into.
+func.func @dynamic_inner_stride(%h: memref<16x64xf32>, %step: index) {
+  %d = vyre.alloc : memref<4x8xf32>
+  %view = memref.subview %h[0, 0] [4, 8] [1, %step] : memref<16x64xf32> to memref<4x8xf32, strided<[64, ?]>>
+  // expected-error @+1 {{'vyre.copy_d2h' op cannot be lowered: 'target' is a view of type 'memref<4x8xf32, strided<[64, ?]>>', which is neither contiguous nor the rows of a 2-D tile}}
+  vyre.copy_d2h %d to %view : memref<4x8xf32> to memref<4x8xf32, strided<[64, ?]>>
+  return
+}
+
+// -----
+
+// Tests that a tile whose rows overlap (a row stride smaller than a row)
+// cannot be copied into: the copy would write some elements twice.
+func.func @overlapping_rows(%h: memref<4x32xf32>) {
+  %d = vyre.alloc : memref<128xf32>
+  %view = memref.reinterpret_cast %d to offset: [0], sizes: [4, 32], strides: [16, 1] : memref<128xf32> to memref<4x32xf32, strided<[16, 1]>>
+  // expected-error @+1 {{'vyre.copy_h2d' op cannot be lowered: 'target' is a view of type 'memref<4x32xf32, strided<[16, 1]>>', whose rows overlap (a stride smaller than a row)}}
+  vyre.copy_h2d %h to %view : memref<4x32xf32> to memref<4x32xf32, strided<[16, 1]>>
+  return
+}
+
+// -----
+
+// Tests that a buffer of dynamic shape cannot be copied to a tile: a tile
+// copy needs static sizes.
+func.func @dynamic_side(%h: memref<8x64xf32>, %n: index) {
+  %d = vyre.alloc(%n) : memref<?x32xf32>
+  %tile = memref.subview %h[0, 0] [%n, 32] [1, 1] : memref<8x64xf32> to memref<?x32xf32, strided<[64, 1]>>
+  // expected-error @+1 {{'vyre.copy_h2d' op cannot be lowered: 'target' has the dynamic shape of 'memref<?x32xf32>', and the other side is a strided view, which is copied as a 2-D tile (vyreMemcpy2DAsync): that needs static sizes}}
+  vyre.copy_h2d %tile to %d : memref<?x32xf32, strided<[64, 1]>> to memref<?x32xf32>
   return
 }
 

@@ -172,8 +172,8 @@ private:
   /// A copy from `source` into `target`, both memref<16xf32> unless said.
   void copy(bool toDevice, const std::string &source,
             const std::string &target,
-            const std::string &targetType = "memref<16xf32>") {
-    std::string sourceType = "memref<16xf32>";
+            const std::string &targetType = "memref<16xf32>",
+            const std::string &sourceType = "memref<16xf32>") {
     if (gpu)
       line("gpu.memcpy " + target + ", " + source + " : " + targetType +
            ", " + sourceType);
@@ -251,12 +251,14 @@ private:
         else
           line("func.call @host_fill(" + hostBuffer() +
                ", %v) : (memref<16xf32>, f32) -> ()");
-      } else if (kind < 87) {
+      } else if (kind < 86) {
         // A copy into the upper half of the big buffer: the same slot as
         // the lower view, through a view with an offset (lowered through an
         // identity-layout alias).
         copy(/*toDevice=*/true, hostBuffer(), "%hi",
              "memref<16xf32, strided<[1], offset: 16>>");
+      } else if (kind < 87) {
+        tileCopy();
       } else if (kind < 90 && nesting < 2) {
         if (nesting == 0 && uniform(0, 2) == 0)
           nestedStreamingLoop();
@@ -286,6 +288,36 @@ private:
         line("}");
       }
     }
+  }
+
+  /// A 2-D tile copy, either direction: two columns of a buffer seen as
+  /// 4 x 4 (4 rows of 2 elements, 4 apart), from or into two columns of
+  /// another (lowered as one vyreMemcpy2DAsync). Tiles of one buffer in
+  /// different columns are disjoint views.
+  void tileCopy() {
+    bool toDevice = coin();
+    std::string host = hostBuffer(), device = deviceBuffer();
+    if (device == "%vlo")
+      device = "%d0";
+    unsigned hostColumn = uniform(0, 2), deviceColumn = uniform(0, 2);
+    auto tile = [&](const std::string &buffer, unsigned column) {
+      std::string id = std::to_string(counter++);
+      line("%sq" + id + " = memref.reinterpret_cast " + buffer +
+           " to offset: [0], sizes: [4, 4], strides: [4, 1] : "
+           "memref<16xf32> to memref<4x4xf32>");
+      std::string type = "memref<4x2xf32, strided<[4, 1], offset: " +
+                         std::to_string(column) + ">>";
+      line("%tl" + id + " = memref.subview %sq" + id + "[0, " +
+           std::to_string(column) + "] [4, 2] [1, 1] : memref<4x4xf32> to " +
+           type);
+      return std::make_pair("%tl" + id, type);
+    };
+    auto [hostTile, hostType] = tile(host, hostColumn);
+    auto [deviceTile, deviceType] = tile(device, deviceColumn);
+    if (toDevice)
+      copy(toDevice, hostTile, deviceTile, deviceType, hostType);
+    else
+      copy(toDevice, deviceTile, hostTile, hostType, deviceType);
   }
 
   /// A copy into `buffer` from a host buffer through a view computed in the

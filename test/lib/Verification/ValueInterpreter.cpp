@@ -135,6 +135,8 @@ using Kind = RuntimeValue::Kind;
 
 struct Buffer {
   SmallVector<uint64_t> elements;
+  /// The bytes of one element: addresses count bytes.
+  int64_t elementBytes = 1;
   bool freed = false;
 };
 
@@ -216,6 +218,11 @@ private:
     View view;
     view.buffer = buffers.size();
     Buffer &buffer = buffers.emplace_back();
+    if (type.getElementType().isIntOrFloat())
+      buffer.elementBytes =
+          std::max<int64_t>(1, (type.getElementTypeBitWidth() + 7) / 8);
+    else if (type.getElementType().isIndex())
+      buffer.elementBytes = 8;
     for (int64_t i = 0; i < type.getNumElements(); ++i)
       buffer.elements.push_back(mix(seed, i));
     int64_t stride = 1;
@@ -1204,7 +1211,52 @@ private:
       }
       return queues.runUntil(queues.tail(*stream));
     }
+    if (*callee == "vyreMemcpy2DAsync")
+      return runTileCopy(call);
     return unmodelled(call, "calls a function the interpreter does not model");
+  }
+
+  /// `vyreMemcpy2DAsync(dst, dstPitch, src, srcPitch, rowBytes, rows,
+  /// stream)`: device work on the stream that copies the rows; it returns
+  /// the stream.
+  LogicalResult runTileCopy(LLVM::CallOp call) {
+    ValueRange operands = call.getArgOperands();
+    FailureOr<unsigned> stream = streamOperand(call, operands[6]);
+    if (failed(stream))
+      return failure();
+    if (queues.isDestroyed(*stream))
+      return fault(call, "enqueues on a stream that was destroyed");
+    for (Value operand : operands.take_front(6))
+      if (get(operand).kind != Kind::Integer)
+        return unmodelled(call, "copies a tile the interpreter cannot read");
+    int64_t rowBytes = integer(operands[4]), rows = integer(operands[5]);
+    // The rows from `address` on, `pitch` bytes apart.
+    auto tileAt = [&](int64_t address, int64_t pitch) -> std::optional<View> {
+      uint64_t buffer = uint64_t(address >> 32) - 1;
+      if (address >> 32 == 0 || buffer >= buffers.size())
+        return std::nullopt;
+      int64_t bytes = buffers[buffer].elementBytes;
+      int64_t offset = address & 0xffffffff;
+      if (offset % bytes || pitch % bytes || rowBytes % bytes)
+        return std::nullopt;
+      View view;
+      view.buffer = unsigned(buffer);
+      view.offset = offset / bytes;
+      view.sizes = {rows, rowBytes / bytes};
+      view.strides = {pitch / bytes, 1};
+      return view;
+    };
+    std::optional<View> to = tileAt(integer(operands[0]), integer(operands[1]));
+    std::optional<View> from =
+        tileAt(integer(operands[2]), integer(operands[3]));
+    if (!to || !from || rows < 0 || rowBytes < 0)
+      return unmodelled(call, "copies a tile of addresses the interpreter "
+                              "did not make");
+    queues.enqueue(*stream, call, [this, call, from = *from, to = *to] {
+      return copy(call, from, to);
+    });
+    values[call.getResult()] = RuntimeValue::ofHandle(Kind::Stream, *stream);
+    return success();
   }
 
   //===--------------------------------------------------------------------===//

@@ -196,6 +196,54 @@ TEST(HostRuntime, ZeroBytesAreNullAndCopyNothing) {
   vyreFreePinnedHost(nullptr);
 }
 
+TEST(HostRuntime, ATileCopyMovesRowsAPitchApart) {
+  // A 3x4 tile of a 5x8 array (rows 8 floats apart) into a packed 3x4
+  // buffer (rows 4 floats apart), and back into another array's tile.
+  float source[5][8], packed[3][4] = {}, target[5][8] = {};
+  for (int row = 0; row < 5; ++row)
+    for (int column = 0; column < 8; ++column)
+      source[row][column] = float(row * 10 + column);
+  RuntimeStats before = readStats();
+  void *stream = mgpuStreamCreate();
+  EXPECT_EQ(vyreMemcpy2DAsync(packed, 4 * sizeof(float), &source[1][2],
+                              8 * sizeof(float), 4 * sizeof(float), 3, stream),
+            stream)
+      << "returns its stream";
+  vyreMemcpy2DAsync(&target[1][2], 8 * sizeof(float), packed,
+                    4 * sizeof(float), 4 * sizeof(float), 3, stream);
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
+  for (int row = 0; row < 3; ++row)
+    for (int column = 0; column < 4; ++column)
+      EXPECT_EQ(packed[row][column], source[row + 1][column + 2]);
+  for (int row = 0; row < 5; ++row)
+    for (int column = 0; column < 8; ++column) {
+      bool inTile = row >= 1 && row < 4 && column >= 2 && column < 6;
+      EXPECT_EQ(target[row][column], inTile ? source[row][column] : 0.0f)
+          << "row " << row << ", column " << column;
+    }
+  EXPECT_EQ(runtimeStatsSince(before, readStats()).memcpys, 2);
+  // No rows, or rows of no bytes, copy nothing.
+  vyreMemcpy2DAsync(target, 0, nullptr, 0, 16, 0, nullptr);
+  vyreMemcpy2DAsync(target, 0, nullptr, 0, 0, 3, nullptr);
+}
+
+TEST_F(HostRuntimeDeathTest, ATileCopyOfOverlappingRowsFails) {
+  float data[16] = {};
+  EXPECT_DEATH(vyreMemcpy2DAsync(data, 4, data + 8, 16, 16, 2, nullptr),
+               "^vyre runtime: vyreMemcpy2DAsync failed: a pitch is smaller "
+               "than a row \\(16 bytes per row, pitches 4 and 16\\)\n$");
+}
+
+TEST_F(HostRuntimeDeathTest, AMemcpyFaultCountsTileCopies) {
+  plan("memcpy:2");
+  char source[4] = "abc", target[4] = {};
+  mgpuMemcpy(target, source, sizeof(source), nullptr);
+  EXPECT_DEATH(vyreMemcpy2DAsync(target, 4, source, 4, 4, 1, nullptr),
+               "^vyre runtime: vyreMemcpy2DAsync failed: injected fault "
+               "memcpy:2 \\(VYRE_RUNTIME_FAIL\\)\n$");
+}
+
 TEST(HostRuntime, RegistersAndUnregistersHostMemory) {
   float data[16] = {};
   std::vector<int64_t> all = memref(data, {16}, {1});
