@@ -10,6 +10,7 @@
 
 #include "vyre/Runtime/CudaRuntime.h"
 #include "vyre/Runtime/FaultInjection.h"
+#include "vyre/Runtime/RuntimeEnvironment.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -19,24 +20,37 @@ using namespace vyre::runtime;
 namespace {
 
 /// Idle streams (and events) kept per context: VYRE_RUNTIME_POOL_CAPACITY,
-/// or 256.
+/// or 256; a malformed value is reported, and the runtime aborts.
 size_t poolCapacity() {
-  if (const char *value = std::getenv("VYRE_RUNTIME_POOL_CAPACITY"))
-    return static_cast<size_t>(std::strtoull(value, nullptr, 10));
-  return 256;
+  size_t capacity;
+  std::string error;
+  if (!parsePoolCapacity(std::getenv("VYRE_RUNTIME_POOL_CAPACITY"), capacity,
+                         error))
+    reportFatalError(error);
+  return capacity;
+}
+
+/// Whether VYRE_RUNTIME_STATS asks for the counts at exit; a malformed value
+/// is reported, and the runtime aborts.
+bool statsWanted() {
+  bool enabled;
+  std::string error;
+  if (!parseStatsSwitch(std::getenv("VYRE_RUNTIME_STATS"), enabled, error))
+    reportFatalError(error);
+  return enabled;
 }
 
 struct RuntimeInstance {
   /// A malformed VYRE_RUNTIME_FAIL is reported when the runtime starts, not
-  /// at the first call it would count.
+  /// at the first call it would count; so are malformed settings.
   RuntimeInstance() { faultInjection(); }
 
+  bool printStats = statsWanted();
   StreamsAndEvents pools{device(), poolCapacity()};
 
   ~RuntimeInstance() {
     pools.drain();
-    const char *wanted = std::getenv("VYRE_RUNTIME_STATS");
-    if (wanted && std::strcmp(wanted, "0") != 0)
+    if (printStats)
       printRuntimeStats(stderr, pools.stats(), "vyre-runtime: ");
   }
 };

@@ -16,6 +16,7 @@
 #include "vyre/Analysis/HostEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
+#include "vyre/Support/PassDiagnostics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -128,8 +129,9 @@ public:
     // The return waits for the tail of every stream the function used.
     hostWaits(allStreamsFree(), streamFree.size());
     if (syncsOverflowed)
-      return function.emitOpError("makes more than 2^64 - 1 host "
-                                  "synchronizations in --vyre-simulate");
+      return emitErrorAt(function)
+             << "makes more than 2^64 - 1 host synchronizations in "
+                "--vyre-simulate";
     SimulatedRun result;
     result.makespanUs = std::max(host, lastDeviceEnd);
     result.serialUs = sumH2D + sumD2H + sumKernels;
@@ -248,8 +250,9 @@ private:
     if (region.empty())
       return success();
     if (!region.hasOneBlock())
-      return region.getParentOp()->emitOpError(
-          "has a region of several blocks, which --vyre-simulate cannot run");
+      return emitErrorAt(region.getParentOp())
+             << "has a region of several blocks, which --vyre-simulate "
+                "cannot run";
     for (Operation &op : region.front())
       if (failed(runOp(&op)))
         return failure();
@@ -284,7 +287,7 @@ private:
     // (runLoop).
     if (trips.getActiveBits() > 64 ||
         (!model.steadyState && trips.getZExtValue() > model.maxTrips))
-      return loop.emitOpError("runs ")
+      return emitErrorAt(loop) << "runs "
              << llvm::toString(trips, 10, /*Signed=*/false) << " iterations, more than --vyre-simulate runs "
              << "(max-trips=" << model.maxTrips
              << "); raise max-trips to simulate it";
@@ -372,9 +375,9 @@ private:
     if (auto region = dyn_cast<scf::ExecuteRegionOp>(op))
       return runRegion(region.getRegion());
     if (op->getNumRegions() != 0 && containsVyreOps(op))
-      return op->emitOpError("holds vyre ops in a region --vyre-simulate "
-                             "cannot run (only scf.for, scf.if and "
-                             "scf.execute_region)");
+      return emitErrorAt(op) << "holds vyre ops in a region --vyre-simulate "
+                                "cannot run (only scf.for, scf.if and "
+                                "scf.execute_region)";
     if (auto streamOp = dyn_cast<StreamOpInterface>(op))
       return runStreamOp(streamOp);
     noteHostOp(op);
@@ -734,7 +737,7 @@ private:
         inductionValues.erase(loop.getInductionVar());
       if (model.steadyState && i == model.maxTrips &&
           !run.branchesOnIterations) {
-        result = loop.emitOpError("runs ")
+        result = emitErrorAt(loop) << "runs "
                  << trips << " iterations, and its first " << model.maxTrips
                  << " (max-trips) reach no steady state in --vyre-simulate; "
                     "raise max-trips to simulate it";
@@ -849,7 +852,7 @@ private:
     extrapolatedIterations = llvm::SaturatingAdd(
         extrapolatedIterations, remaining, &iterationsOverflow);
     if (syncsOverflow || spansOverflow || iterationsOverflow)
-      return loop.emitOpError("runs ")
+      return emitErrorAt(loop) << "runs "
              << remaining
              << " more iterations than --vyre-simulate can count the host "
                 "synchronizations or the iterations of (more than "
@@ -899,17 +902,25 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     markAllAnalysesPreserved();
-    if (h2dGBps <= 0 || d2hGBps <= 0) {
-      module.emitOpError("cannot run --vyre-simulate with a bandwidth of "
-                         "0 GB/s or less");
+    Location loc = module.getLoc();
+    StringRef pass = getArgument();
+    if (failed(checkNumberOptions(
+            loc, pass,
+            {{"copy-latency-us", copyLatencyUs},
+             {"default-kernel-us", defaultKernelUs},
+             {"launch-us", launchUs},
+             {"event-us", eventUs},
+             {"stream-create-us", streamCreateUs},
+             {"host-sync-us", hostSyncUs},
+             {"alloc-free-us", allocFreeUs}},
+            {{"h2d-gbps", h2dGBps}, {"d2h-gbps", d2hGBps}})) ||
+        failed(checkCountOption(loc, pass, "compute-engines", computeEngines,
+                                1, "kernels need an engine")) ||
+        failed(checkCountOption(loc, pass, "h2d-engines", h2dEngines, 1,
+                                "copies to the device need an engine")) ||
+        failed(checkCountOption(loc, pass, "d2h-engines", d2hEngines, 1,
+                                "copies to the host need an engine")))
       return signalPassFailure();
-    }
-    if (launchUs < 0 || eventUs < 0 || streamCreateUs < 0 || hostSyncUs < 0 ||
-        allocFreeUs < 0) {
-      module.emitOpError("cannot run --vyre-simulate with a negative runtime "
-                         "overhead");
-      return signalPassFailure();
-    }
     EngineModel model{computeEngines,
                       h2dEngines,
                       d2hEngines,
@@ -962,7 +973,7 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(tracePath, &error);
     if (!file)
-      return module.emitError("cannot write the trace '")
+      return emitError(module.getLoc(), "cannot write the trace '")
              << tracePath << "': " << error;
     file->os() << llvm::formatv(
         "{0:2}", llvm::json::Value(llvm::json::Object{

@@ -33,6 +33,7 @@
 #include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/TokenContract.h"
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
+#include "vyre/Support/PassDiagnostics.h"
 
 namespace mlir::vyre {
 #define GEN_PASS_DEF_VERIFYGPUSTREAMSPASS
@@ -108,9 +109,9 @@ static LogicalResult checkFunction(FunctionOpInterface function,
   for (BlockArgument argument :
        function.getFunctionBody().front().getArguments())
     if (isa<gpu::AsyncTokenType>(argument.getType()))
-      return function->emitOpError(
+      return vyre::emitErrorAt(function) <<
           "takes a !gpu.async.token argument, whose stream "
-          "--vyre-verify-gpu-streams cannot follow");
+          "--vyre-verify-gpu-streams cannot follow";
 
   TraceableStreams traceable(function);
   EventsAfter eventsAfter = findEventsAfter(function, traceable);
@@ -119,7 +120,7 @@ static LogicalResult checkFunction(FunctionOpInterface function,
   unsigned traces = 0;
   do {
     if (++traces > maxTraces)
-      return function->emitOpError("has more than ")
+      return vyre::emitErrorAt(function) << "has more than "
              << maxTraces
              << " combinations of scf.if branches and loop trip counts, "
                 "more than --vyre-verify-gpu-streams checks: raise its "
@@ -209,9 +210,9 @@ struct VerifyGPUStreamsPass
         continue;
       Region &body = function.getFunctionBody();
       if (!body.hasOneBlock()) {
-        function->emitOpError(
+        vyre::emitErrorAt(function) <<
             "holds gpu work in a body of several blocks, which "
-            "--vyre-verify-gpu-streams cannot unfold");
+            "--vyre-verify-gpu-streams cannot unfold";
         clean = false;
         continue;
       }

@@ -17,6 +17,7 @@
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
+#include "vyre/Support/PassDiagnostics.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -115,7 +116,7 @@ public:
       ifBits[branch] = it->second;
     });
     if (numIfs > kMaxBranchIfs)
-      return function.emitOpError("has ")
+      return emitErrorAt(function) << "has "
              << numIfs
              << " scf.if ops on distinct conditions: --vyre-verify-schedule "
                 "checks at most "

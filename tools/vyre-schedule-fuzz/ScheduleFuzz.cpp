@@ -4,7 +4,8 @@
 // dispatches of kernels with varied read/write sets, shared host buffers,
 // buffer reuse, aliasing views and arguments, dead copies, host loads and
 // stores, stores through pointers, opaque calls, nested scf.for and scf.if,
-// programs without copies) and checks each at every level it is run at:
+// 2-D tile copies both ways, programs without copies) and checks each at
+// every level it is run at:
 //
 //  1. the serial build: --convert-vyre-to-gpu, canonicalize and cse on the
 //     input, then --vyre-verify-gpu-streams (the input's sequential meaning
@@ -435,20 +436,46 @@ Outcome checkImported(MLIRContext &context, ModuleOp input,
 /// What the command line asks for.
 struct Options {
   uint64_t count = 200, seed = 1, llvmEvery = 0;
-  bool referees = true;
+  bool referees = true, help = false;
   std::optional<uint64_t> printSeed, printGPUSeed;
 };
+
+constexpr const char *kUsage = R"(usage: vyre-schedule-fuzz [FLAG VALUE]...
+Generates seeded random vyre programs and checks each at every level it runs
+at: both referees, the lowered program's values under three interleavings of
+its streams, and (every Nth) upstream's lowering to LLVM. Prints one line per
+failing seed, with the command that reproduces it, then the totals; exits 1
+if any failed.
+  --count N        programs to check (200)
+  --seed S         the first program's seed; the others follow it (1)
+  --llvm-every N   every Nth program also through upstream's LLVM lowering
+                   (0: none)
+  --referees 0|1   0: check values only, without the referees (1)
+  --print S        print the vyre program of seed S, and stop
+  --print-gpu S    print seed S as upstream gpu host code, and stop
+  --help           print this, and stop
+)";
 
 /// Reads the flags into `options`; false, after a message, on a bad one.
 bool parseOptions(int argc, char **argv, Options &options) {
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
+    if (flag == "--help" || flag == "-help" || flag == "-h") {
+      options.help = true;
+      return true;
+    }
     if (i + 1 >= argc) {
       llvm::errs() << "vyre-schedule-fuzz: missing value after " << flag
-                   << "\n";
+                   << " (--help lists the flags)\n";
       return false;
     }
-    uint64_t value = std::strtoull(argv[++i], nullptr, 10);
+    std::string text = argv[++i];
+    uint64_t value = 0;
+    if (StringRef(text).getAsInteger(10, value)) {
+      llvm::errs() << "vyre-schedule-fuzz: " << flag << " takes a decimal "
+                   << "number, not '" << text << "'\n";
+      return false;
+    }
     if (flag == "--count")
       options.count = value;
     else if (flag == "--seed")
@@ -462,7 +489,8 @@ bool parseOptions(int argc, char **argv, Options &options) {
     else if (flag == "--print-gpu")
       options.printGPUSeed = value;
     else {
-      llvm::errs() << "vyre-schedule-fuzz: unknown flag " << flag << "\n";
+      llvm::errs() << "vyre-schedule-fuzz: unknown flag " << flag
+                   << " (--help lists the flags)\n";
       return false;
     }
   }
@@ -649,6 +677,10 @@ int main(int argc, char **argv) {
   Options options;
   if (!parseOptions(argc, argv, options))
     return 2;
+  if (options.help) {
+    llvm::outs() << kUsage;
+    return 0;
+  }
   if (options.printSeed) {
     llvm::outs() << ProgramGenerator(*options.printSeed).generate();
     return 0;

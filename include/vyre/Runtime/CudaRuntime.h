@@ -43,7 +43,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 // context's pool, or creates one; destroy gives it back (a stream once it has
 // no work left), so from a function's second call on, joins cost no driver
 // allocation. The pools keep at most VYRE_RUNTIME_POOL_CAPACITY (256) idle
-// handles of each kind per context, and are drained at exit.
+// handles of each kind per context, and are drained at exit; a malformed
+// value aborts when the runtime starts (RuntimeEnvironment.h).
 void *mgpuStreamCreate();
 void mgpuStreamDestroy(void *stream);
 void mgpuStreamSynchronize(void *stream);

@@ -12,6 +12,7 @@
 #include "vyre/Transforms/Passes.h"
 
 #include "vyre/Analysis/DeviceCode.h"
+#include "vyre/Support/PassDiagnostics.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Transforms/AsyncInPlace/AsyncInPlaceCopies.h"
 #include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
@@ -35,27 +36,21 @@ struct OverlapCopiesPass
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    if (costModel && (h2dGBps <= 0 || d2hGBps <= 0 || copyLatencyUs < 0 ||
-                      defaultKernelUs < 0 || launchUs < 0 || eventUs < 0 ||
-                      hostSyncUs < 0 ||
-                      streamCreateUs < 0)) {
-      function.emitOpError(
-          "cannot run --overlap-copies' cost model with a bandwidth that is "
-          "not positive or a negative time");
+    Location loc = function.getLoc();
+    if ((costModel &&
+         failed(checkRuntimeCostOptions(
+             loc, getArgument(),
+             {h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs, launchUs,
+              eventUs, hostSyncUs, streamCreateUs}))) ||
+        failed(checkCountOption(loc, getArgument(), "side-streams",
+                                sideStreams, 1,
+                                "copies need at least one side stream")) ||
+        (asyncD2H &&
+         failed(checkCountOption(
+             loc, getArgument(), "d2h-streams", d2hStreams, 1,
+             "asynchronous device-to-host copies (async-d2h=true) need at "
+             "least one stream"))))
       return signalPassFailure();
-    }
-    if (sideStreams == 0) {
-      function.emitOpError(
-          "cannot run --overlap-copies with side-streams=0: copies need at "
-          "least one side stream");
-      return signalPassFailure();
-    }
-    if (asyncD2H && d2hStreams == 0) {
-      function.emitOpError(
-          "cannot run --overlap-copies with async-d2h=true and d2h-streams=0: "
-          "asynchronous device-to-host copies need at least one stream");
-      return signalPassFailure();
-    }
     bool hasCopies = function
                          .walk([&](Operation *op) {
                            return isa<CopyH2DOp>(op) ||

@@ -15,6 +15,7 @@
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
+#include "vyre/Support/PassDiagnostics.h"
 #include "vyre/Transforms/Passes.h"
 
 #include "mlir/IR/Remarks.h"
@@ -367,26 +368,15 @@ struct PipelineLoopsPass
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    if (pipelineDepth == 0) {
-      function.emitOpError("cannot run --vyre-pipeline-loops with "
-                           "pipeline-depth=0: a loop needs at least one "
-                           "buffer per copy");
+    Location loc = function.getLoc();
+    if (failed(checkCountOption(loc, getArgument(), "pipeline-depth",
+                                pipelineDepth, 1,
+                                "a loop needs at least one buffer per copy")) ||
+        failed(checkNumberOptions(loc, getArgument(),
+                                  {{"copy-latency-us", copyLatencyUs},
+                                   {"default-kernel-us", defaultKernelUs}},
+                                  {{"h2d-gbps", h2dGBps}})))
       return signalPassFailure();
-    }
-    for (auto [value, name] :
-         {std::pair{double(h2dGBps), "h2d-gbps"},
-          std::pair{double(copyLatencyUs), "copy-latency-us"},
-          std::pair{double(defaultKernelUs), "default-kernel-us"}}) {
-      bool positive = StringRef(name) == "h2d-gbps";
-      if (!std::isfinite(value) || value < 0 || (positive && value == 0)) {
-        char shown[32];
-        snprintf(shown, sizeof(shown), "%g", value);
-        function.emitOpError("cannot run --vyre-pipeline-loops with ")
-            << name << "=" << shown << ": it must be a finite number "
-            << (positive ? "above 0" : "of 0 or more");
-        return signalPassFailure();
-      }
-    }
     std::optional<CopyTimeModel> costs;
     if (costModel)
       costs = CopyTimeModel{h2dGBps, copyLatencyUs, defaultKernelUs};

@@ -11,6 +11,7 @@
 
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Simulation/SimulateFunction.h"
+#include "vyre/Support/PassDiagnostics.h"
 #include "vyre/Transforms/VersionAliasing/FunctionVersions.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -45,6 +46,12 @@ struct ChooseVersionsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (onlyIfFaster &&
+        failed(checkRuntimeCostOptions(
+            module.getLoc(), getArgument(),
+            {h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs, launchUs,
+             eventUs, hostSyncUs, streamCreateUs})))
+      return signalPassFailure();
     SymbolTable symbols(module);
     SmallVector<FunctionVersions> versioned;
     for (func::FuncOp function : module.getOps<func::FuncOp>())
