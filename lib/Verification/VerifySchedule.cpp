@@ -216,9 +216,9 @@ private:
     if (region.empty())
       return success();
     if (!region.hasOneBlock())
-      return region.getParentOp()->emitOpError(
-          "has a region of several blocks, which --vyre-verify-schedule "
-          "cannot check");
+      return emitErrorAt(region.getParentOp())
+             << "has a region of several blocks, which --vyre-verify-schedule "
+                "cannot check";
     for (Operation &op : region.front())
       if (failed(unfoldOp(&op, prefix, once)))
         return failure();
@@ -255,9 +255,9 @@ private:
       return unfoldRegion(region.getRegion(), key, once);
     }
     if (op->getNumRegions() != 0 && containsVyreOps(op))
-      return op->emitOpError(
-          "holds vyre ops in a region --vyre-verify-schedule cannot unfold "
-          "(only scf.for, scf.if and scf.execute_region)");
+      return emitErrorAt(op)
+             << "holds vyre ops in a region --vyre-verify-schedule cannot "
+                "unfold (only scf.for, scf.if and scf.execute_region)";
     if (op->hasTrait<OpTrait::IsTerminator>())
       return success();
 
@@ -752,7 +752,8 @@ private:
     Operation *earlier = events[first].op, *later = events[second].op;
     if (!reported.insert({earlier, later}).second)
       return;
-    InFlightDiagnostic diagnostic = later->emitError();
+    // The message names both ops; the error prints neither.
+    InFlightDiagnostic diagnostic = emitError(later->getLoc());
     diagnostic << "race on " << where << ": '" << later->getName()
                << "' and the earlier '" << earlier->getName() << "' "
                << (reversed ? "run in the opposite order of the input"

@@ -388,9 +388,24 @@ struct ConvertGPUHostToVyrePass
                       "synchronous op touches the buffers of";
       return;
     }
-    // Later vyre passes need not warn that it was not imported.
+    // Later vyre passes need not warn that it was not imported; this pass
+    // does, once: the function holds gpu ops (every reason is about them),
+    // and none will be scheduled. At the location: the warning need not
+    // print the function.
     function->setAttr(VyreDialect::getNotImportedAttrName(),
                       StringAttr::get(function.getContext(), reason));
+    bool holdsGPUOps = function
+                           ->walk([](Operation *op) {
+                             return isa<gpu::GPUDialect>(op->getDialect())
+                                        ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+                           })
+                           .wasInterrupted();
+    if (holdsGPUOps)
+      emitWarning(where) << "function '" << function.getName()
+                       << "' holds gpu ops and was not imported, so vyre "
+                          "schedules none of them: "
+                       << reason;
     if (auto remark = remark::missed(
             where, remark::RemarkOpts::name("NotImported")
                        .category(kRemarkCategory)

@@ -2,6 +2,8 @@
 
 #include "Reporter.h"
 
+#include "vyre/Support/PassDiagnostics.h"
+
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
@@ -43,7 +45,12 @@ void Reporter::emit(const Held &problem) {
                     problem.noteAt, problem.detail})
            .second)
     return;
-  InFlightDiagnostic diagnostic = problem.at->emitError(problem.message);
+  // At the op's location, without printing it: a race's message names both
+  // ops, and every other one starts with the op it is about.
+  InFlightDiagnostic diagnostic =
+      problem.kind == ProblemKind::Race
+          ? emitError(problem.at->getLoc(), problem.message)
+          : vyre::emitErrorAt(problem.at) << problem.message;
   if (problem.noteAt)
     diagnostic.attachNote(problem.noteAt->getLoc()) << problem.note;
 }

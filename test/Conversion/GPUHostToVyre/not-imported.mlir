@@ -11,6 +11,7 @@ module attributes {gpu.container_module} {
   // CHECK-SAME: vyre.not_imported = "its 'gpu.memcpy' cannot be imported: its direction cannot be decided
   func.func @undecidable_direction(%a: memref<16xf32>, %b: memref<16xf32>) {
     // CHECK: gpu.memcpy
+    // expected-warning @+2 {{holds gpu ops and was not imported, so vyre schedules none of them}}
     // expected-remark @+1 {{function not imported: its 'gpu.memcpy' cannot be imported: its direction cannot be decided}}
     gpu.memcpy %a, %b : memref<16xf32>, memref<16xf32>
     // CHECK: gpu.alloc
@@ -39,6 +40,7 @@ module attributes {gpu.container_module} {
     // CHECK: gpu.alloc ()
     %d = gpu.alloc () : memref<16xf32>
     // CHECK: gpu.launch_func @kernels::@scale {{.*}} dynamic_shared_memory_size
+    // expected-warning @+2 {{holds gpu ops and was not imported, so vyre schedules none of them}}
     // expected-remark @+1 {{function not imported: its 'gpu.launch_func' cannot be imported: vyre.dispatch has no dynamic shared memory}}
     gpu.launch_func @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %shmem args(%d : memref<16xf32>)
     return
@@ -59,6 +61,7 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : i32
     %d = gpu.alloc () : memref<16xf32>
     // CHECK: gpu.launch_func @kernels::@scale blocks in (%{{.+}}, %{{.+}}, %{{.+}}) : i32
+    // expected-warning @+2 {{holds gpu ops and was not imported, so vyre schedules none of them}}
     // expected-remark @+1 {{its 'gpu.launch_func' cannot be imported: its grid and block sizes are not of type index}}
     gpu.launch_func @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) : i32 args(%d : memref<16xf32>)
     return
@@ -73,6 +76,7 @@ module attributes {gpu.container_module} {
   func.func @memset(%v: f32) {
     // CHECK: gpu.alloc ()
     %d = gpu.alloc () : memref<16xf32>
+    // expected-warning @+2 {{holds gpu ops and was not imported, so vyre schedules none of them}}
     // expected-remark @+1 {{its 'gpu.memset' cannot be imported: vyre has no memset}}
     gpu.memset %d, %v : memref<16xf32>, f32
     return
@@ -85,6 +89,7 @@ module attributes {gpu.container_module} {
 // written.
 module attributes {gpu.container_module} {
   // CHECK-LABEL: func.func @several_blocks
+  // expected-warning @+2 {{holds gpu ops and was not imported, so vyre schedules none of them}}
   // expected-remark @+1 {{function not imported: it has several blocks, which vyre does not take}}
   func.func @several_blocks(%h: memref<16xf32>, %c: i1) {
     // CHECK: gpu.alloc ()
@@ -176,6 +181,7 @@ module attributes {gpu.container_module} {
   }
   // CHECK-LABEL: func.func @async_fork
   // CHECK-SAME: vyre.not_imported = "it is already asynchronous
+  // expected-warning @+2 {{holds gpu ops and was not imported, so vyre schedules none of them}}
   // expected-remark @+1 {{function not imported: it is already asynchronous (gpu async tokens or async ops), and may depend on its ops running concurrently: it is left exactly as written}}
   func.func @async_fork(%h: memref<16xf32>) {
     %c1 = arith.constant 1 : index
@@ -205,6 +211,7 @@ module attributes {gpu.container_module} {
   }
   // CHECK-LABEL: func.func @token_through_loop
   // CHECK-SAME: vyre.not_imported
+  // expected-warning @+2 {{holds gpu ops and was not imported, so vyre schedules none of them}}
   // expected-remark @+1 {{function not imported: its gpu tokens are made or used outside its top block, or by an op other than a gpu host op}}
   func.func @token_through_loop(%h: memref<16xf32>) {
     %c0 = arith.constant 0 : index
