@@ -44,8 +44,8 @@ using namespace mlir::vyre;
 namespace {
 
 /// The most scf.if combinations checked one by one.
-constexpr unsigned kMaxBranchIfs = 14;
-constexpr unsigned kMaxBranchCombinations = 1u << kMaxBranchIfs;
+/// The largest max-branch-ifs: 2^24 combinations already take hours.
+constexpr unsigned kLargestMaxBranchIfs = 24;
 
 /// A memory location: one instance of a slot (an allocation made again in a
 /// loop is a new buffer), or a host buffer root. `everything` stands for all.
@@ -94,9 +94,9 @@ struct Event {
 class ScheduleChecker {
 public:
   ScheduleChecker(func::FuncOp function, SlotAccessAnalysis &slots,
-                  unsigned maxEvents)
+                  unsigned maxEvents, unsigned maxBranchIfs)
       : function(function), slots(slots), maxEvents(maxEvents),
-        sequential(!isInStreamForm(function)) {}
+        maxBranchIfs(maxBranchIfs), sequential(!isInStreamForm(function)) {}
 
   LogicalResult run() {
     if (failed(checkTraceLength()))
@@ -115,12 +115,17 @@ public:
       numIfs += inserted;
       ifBits[branch] = it->second;
     });
-    if (numIfs > kMaxBranchIfs)
-      return emitErrorAt(function) << "has "
-             << numIfs
+    if (numIfs > maxBranchIfs)
+      return emitErrorAt(function)
+             << "has " << numIfs
              << " scf.if ops on distinct conditions: --vyre-verify-schedule "
                 "checks at most "
-             << kMaxBranchCombinations << " branch combinations";
+             << (uint64_t(1) << maxBranchIfs)
+             << " branch combinations (max-branch-ifs=" << maxBranchIfs
+             << "); raise max-branch-ifs (up to " << kLargestMaxBranchIfs
+             << "; each one more doubles the time), or check the lowered "
+                "code alone with --vyre-verify-gpu-streams, whose max-traces "
+                "bounds it";
     bool clean = true;
     for (unsigned world = 0; world < (1u << numIfs); ++world) {
       events.clear();
@@ -765,6 +770,7 @@ private:
   SlotAccessAnalysis &slots;
   /// The most events one trace may have.
   unsigned maxEvents;
+  unsigned maxBranchIfs;
   /// Whether the function has sequential semantics (no async vyre op).
   bool sequential;
   std::vector<Event> events;
@@ -807,8 +813,14 @@ struct VerifySchedulePass
              "trace's events must be at least 1";
       return signalPassFailure();
     }
+    if (maxBranchIfs == 0 || maxBranchIfs > kLargestMaxBranchIfs) {
+      emitOptionError(function.getLoc(), getArgument(), "max-branch-ifs",
+                      std::to_string(maxBranchIfs),
+                      "from 1 to " + std::to_string(kLargestMaxBranchIfs));
+      return signalPassFailure();
+    }
     ScheduleChecker checker(function, getAnalysis<SlotAccessAnalysis>(),
-                            maxEvents);
+                            maxEvents, maxBranchIfs);
     if (failed(checker.run()))
       signalPassFailure();
     markAllAnalysesPreserved();

@@ -314,8 +314,9 @@ func.func @unstructured(%h: memref<16xf32>, %c: i1) {
 // -----
 
 // Tests that more scf.if ops on distinct conditions than the checker
-// enumerates are refused.
-// expected-error @+1 {{'func.func' op has 15 scf.if ops on distinct conditions: --vyre-verify-schedule checks at most 16384 branch combinations}}
+// enumerates (max-branch-ifs, 14) are refused, with the remedies
+// (vyre-verify-schedule-max-branch-ifs.mlir raises it).
+// expected-error @+1 {{'func.func' op has 15 scf.if ops on distinct conditions: --vyre-verify-schedule checks at most 16384 branch combinations (max-branch-ifs=14); raise max-branch-ifs (up to 24; each one more doubles the time), or check the lowered code alone with --vyre-verify-gpu-streams, whose max-traces bounds it}}
 func.func @many_branches(%c0: i1, %c1: i1, %c2: i1, %c3: i1, %c4: i1, %c5: i1, %c6: i1, %c7: i1, %c8: i1, %c9: i1, %c10: i1, %c11: i1, %c12: i1, %c13: i1, %c14: i1) {
   %d = vyre.alloc : memref<16xf32>
   scf.if %c0 {

@@ -48,7 +48,12 @@ def VerifySchedulePass : Pass<"vyre-verify-schedule", "::mlir::func::FuncOp"> {
     Option<"maxEvents", "max-events", "unsigned", /*default=*/"500000",
            "The most events (executed ops) one trace may hold; more is an "
            "error, before anything is unfolded, on the top-level op that "
-           "makes the trace too long">
+           "makes the trace too long">,
+    Option<"maxBranchIfs", "max-branch-ifs", "unsigned", /*default=*/"14",
+           "The most scf.if ops on distinct conditions one function may "
+           "hold (1 to 24): the checker runs every combination of their "
+           "branches, so each one more doubles its time; more is an error at "
+           "the function">
   ];
 }
 
