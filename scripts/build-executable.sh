@@ -4,9 +4,13 @@
 #   → link with the vyre GPU driver, the mgpu* runtime and libcuda.
 # With --runtime host it links the host runtime instead (no GPU, no CUDA
 # toolkit: kernels stay PTX and are counted, not run; copies are memcpy).
-# The driver calls FUNCTION; `PROGRAM --help`-style usage is in
-# tools/vyre-gpu-driver/Driver.cpp, and scripts/run-signature.py prints the
-# driver arguments a function needs.
+# The executable (its main() is tools/vyre-gpu-driver/Driver.cpp) calls a
+# function of the program: `OUTPUT --help` lists its flags (--function,
+# --arg, --repeat N: the best of N timed calls after the first, 5 by default,
+# --profile, ...), and run-signature.py prints the --function and --arg flags
+# a function needs. Installed (cmake --install), this script and
+# run-signature.py are in PREFIX/bin, and use the vyre-opt and libraries of
+# that prefix.
 #
 # Usage: build-executable.sh INPUT.mlir OUTPUT [--serial | --drop-in | --upstream | --lowered]
 #                            [--build-dir DIR] [--rpath PATH]
@@ -19,6 +23,8 @@
 #              comparison
 #   --lowered  INPUT is in the gpu dialect already (vyre-opt's output): it
 #              goes on to upstream's lowering as it is
+#   --build-dir a build tree, or an install prefix (default: the build/ beside
+#              scripts/, or the prefix of an installed copy)
 #   --rpath    where the executable finds libvyre_cuda_runtime.so at run time
 #              (default: the build's lib/; '$ORIGIN' for a relocatable copy)
 #   --runtime  cuda (default) or host (lib/Runtime/HostRuntime.cpp)
@@ -29,7 +35,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 input=$1 output=$2
 shift 2
 mode=overlap
-build="$here/../build"
+# Installed, vyre-opt is beside this script; in the source tree, in build/.
+if [[ -x $here/vyre-opt ]]; then
+  build="$here/.."
+else
+  build="$here/../build"
+fi
 rpath=
 runtime=cuda
 pipeline_options=
@@ -48,7 +59,16 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 build=$(cd "$build" && pwd)
-rpath=${rpath:-$build/lib}
+# The libraries: lib/ of a build tree, the install's library directory
+# (lib, lib64 or lib/<multiarch>) of a prefix.
+libdir=$build/lib
+for candidate in "$build"/lib "$build"/lib64 "$build"/lib/*-linux-gnu; do
+  if [[ -e $candidate/libvyre_gpu_driver.a ]]; then
+    libdir=$candidate
+    break
+  fi
+done
+rpath=${rpath:-$libdir}
 llvm=/usr/lib/llvm-22/bin
 cuda=${CUDA_HOME:-/usr/local/cuda}
 case $runtime in
@@ -92,6 +112,6 @@ fi
 "$llvm/llc" -O2 -filetype=obj -relocation-model=pic "$work/program.ll" \
   -o "$work/program.o"
 "${CXX:-c++}" -rdynamic "$work/program.o" \
-  -L"$build/lib" -lvyre_gpu_driver "${link[@]}" -ldl \
+  -L"$libdir" -lvyre_gpu_driver "${link[@]}" -ldl \
   -Wl,-rpath,"$rpath" \
   -o "$output"

@@ -11,6 +11,9 @@ import sys
 
 
 def main():
+    if len(sys.argv) < 2 or sys.argv[1] in ("--help", "-h"):
+        print(__doc__.strip())
+        sys.exit(0 if len(sys.argv) > 1 else 2)
     text = open(sys.argv[1]).read()
     index_value = sys.argv[2] if len(sys.argv) > 2 else "4"
     match = re.search(r"func\.func @(\w+)\((.*?)\)\s*(->[^{]*)?\{", text, re.S)

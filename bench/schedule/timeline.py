@@ -14,6 +14,10 @@ COLORS = {"vyre.dispatch": "#4c78a8", "vyre.copy_h2d": "#f58518",
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ("--help", "-h"):
+        print(__doc__.strip())
+        sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("--help", "-h")
+                 else 2)
     out, specs = sys.argv[1], sys.argv[2:]
     schedules = []
     end = 0.0

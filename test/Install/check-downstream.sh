@@ -12,6 +12,22 @@ cmake --install "$build_dir" --prefix "$work/prefix" > "$work/install.log"
 "$work/prefix/bin/vyre-opt" "$source_dir/examples/weight_streaming.mlir" \
   --vyre-to-gpu-pipeline="verify=true" > "$work/pipeline.mlir"
 grep -q "gpu.launch_func async" "$work/pipeline.mlir"
+# The installed scripts find the installed tools: build-executable.sh builds
+# an example with the prefix's vyre-opt and runtime, run-signature.py gives
+# its arguments, and every tool and script answers --help.
+"$work/prefix/bin/build-executable.sh" "$source_dir/examples/weight_streaming.mlir" \
+  "$work/ws" --runtime host > "$work/build-executable.log" 2>&1 \
+  || { cat "$work/build-executable.log"; exit 1; }
+"$work/ws" $("$work/prefix/bin/run-signature.py" \
+  "$source_dir/examples/weight_streaming.mlir") --repeat 1 > "$work/ws.out"
+grep -q "^checksum " "$work/ws.out"
+"$work/ws" --help > "$work/help.txt"; grep -q -- "--repeat N" "$work/help.txt"
+"$work/prefix/bin/run-signature.py" --help > "$work/help.txt"
+grep -q "Usage: run-signature.py" "$work/help.txt"
+"$work/prefix/bin/timeline.py" --help > "$work/help.txt"
+grep -q "Usage: timeline.py" "$work/help.txt"
+"$work/prefix/bin/vyre-opt" --help > "$work/help.txt"
+grep -q -- "--vyre-to-gpu-pipeline" "$work/help.txt"
 # The C++ example (examples/cpp): a downstream driver that registers the
 # dialects and builds the pipeline with options, against the prefix.
 cmake -G Ninja -S "$source_dir/examples/cpp" -B "$work/build" \

@@ -53,6 +53,29 @@ struct Argument {
   int aliasOf = -1;
 };
 
+constexpr const char *kUsage =
+    R"(usage: PROGRAM --function NAME [--arg f32:256x256 | --arg index:N]...
+               [--repeat N] [--profile] [--profile-out FILE] [--pageable]
+               [--row-hashes] [--alias I=J]...
+Calls the lowered function NAME of this program on buffers filled with
+deterministic data, and prints a checksum of every buffer and the best wall
+time of the calls (scripts/run-signature.py prints the --arg list a function
+needs).
+  --function NAME  the function to call
+  --arg TYPE:SHAPE a memref argument (f32:256x256, f64:16, i32:8, ...), in
+                   order; --arg index:N an index argument
+  --repeat N       calls after the first, timed; prints the best (5)
+  --profile        time every copy and kernel with events, and print the
+                   runtime's counts of the first call and of the later ones
+  --profile-out F  one more call with each launch timed; write the mean time
+                   per kernel to F, for vyre-opt --vyre-apply-profile=F
+  --pageable       pageable host buffers instead of pinned ones
+  --row-hashes     print a hash of every row of every buffer after the first
+                   call
+  --alias I=J      argument I is argument J's buffer (J < I, same shape)
+  --help           print this, and stop
+)";
+
 [[noreturn]] void fail(const std::string &message) {
   std::fprintf(stderr, "vyre-gpu-driver: %s\n", message.c_str());
   std::exit(2);
@@ -168,6 +191,10 @@ Options parseOptions(int argc, char **argv) {
         fail("missing value after " + flag);
       return argv[++i];
     };
+    if (flag == "--help" || flag == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    }
     if (flag == "--function")
       options.function = value();
     else if (flag == "--arg")
@@ -191,7 +218,7 @@ Options parseOptions(int argc, char **argv) {
              "not '" + pair + "'");
       options.aliases.push_back({aliased, of});
     } else
-      fail("unknown flag '" + flag + "'");
+      fail("unknown flag '" + flag + "' (--help lists the flags)");
   }
   if (options.function.empty())
     fail("--function NAME is required");
