@@ -9,6 +9,7 @@
 #include "vyre/Analysis/Passes.h"
 
 #include "vyre/Analysis/DeviceCosts.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -116,8 +117,9 @@ struct ApplyProfilePass
     module.walk([&](DispatchOp dispatch) {
       StringRef name = dispatch.getKernelAttr().getLeafReference().getValue();
       auto missed = [&](const Twine &why) {
-        if (auto remark = remark::missed(dispatch.getLoc(),
-                                         options("KernelTimeNotProfiled")))
+        if (auto remark =
+                remark::missed(vyre::getSourceLocation(dispatch.getLoc()),
+                               options("KernelTimeNotProfiled")))
           remark << ("kernel '" + name + "' not given a measured time: " +
                      why)
                         .str();
@@ -137,8 +139,9 @@ struct ApplyProfilePass
       dispatch->setAttr(kKernelCostAttrName, FloatAttr::get(f64, micros));
       dispatch->setAttr(kKernelCostProfiledAttrName, UnitAttr::get(context));
       dispatch->removeAttr(kKernelCostEstimatedAttrName);
-      if (auto remark = remark::analysis(dispatch.getLoc(),
-                                         options("KernelTimeProfiled")))
+      if (auto remark =
+              remark::analysis(vyre::getSourceLocation(dispatch.getLoc()),
+                               options("KernelTimeProfiled")))
         remark << llvm::formatv("kernel '{0}' given its measured time, "
                                 "{1:F3} us (mean of {2} launches)",
                                 name, micros, found->second.launches)

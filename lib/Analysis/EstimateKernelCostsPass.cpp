@@ -11,6 +11,7 @@
 #include "vyre/Analysis/DeviceCosts.h"
 #include "vyre/Analysis/KernelSymbols.h"
 #include "vyre/Analysis/KernelWork.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/IR/Remarks.h"
@@ -77,8 +78,9 @@ struct EstimateKernelCostsPass
       if (dispatch->hasAttr(kKernelCostAttrName))
         return;
       auto missed = [&](StringRef why) {
-        if (auto remark = remark::missed(dispatch.getLoc(),
-                                         options("KernelTimeNotEstimated")))
+        if (auto remark =
+                remark::missed(vyre::getSourceLocation(dispatch.getLoc()),
+                               options("KernelTimeNotEstimated")))
           remark << "kernel time not estimated: " + why.str() +
                         "; the default kernel time applies";
       };
@@ -131,8 +133,9 @@ struct EstimateKernelCostsPass
           attributes.append(attribute);
         dispatch->setDiscardableAttrs(attributes.getDictionary(context));
       }
-      if (auto remark = remark::analysis(dispatch.getLoc(),
-                                         options("KernelTimeEstimated")))
+      if (auto remark =
+              remark::analysis(vyre::getSourceLocation(dispatch.getLoc()),
+                               options("KernelTimeEstimated")))
         remark << llvm::formatv("kernel time estimated at {0:F3} us: {1} threads "
                            "of {2} bytes and {3} floating-point operations "
                            "each, at {4} GB/s and {5} TFLOP/s",

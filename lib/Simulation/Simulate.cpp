@@ -15,6 +15,7 @@
 #include "vyre/Analysis/DeviceCosts.h"
 #include "vyre/Analysis/HostEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 #include "vyre/Support/PassDiagnostics.h"
 
@@ -22,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Remarks.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SetVector.h"
@@ -61,14 +63,14 @@ struct Span {
 };
 
 /// The source position of `op`, as text.
-static std::string describeLocation(Operation *op) {
+static std::string describeLocation(Location loc) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(op->getLoc()))
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(getSourceLocation(loc)))
     os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
        << fileLoc.getColumn();
   else
-    op->getLoc().print(os);
+    loc.print(os);
   return text;
 }
 
@@ -134,7 +136,7 @@ public:
                 "--vyre-simulate";
     SimulatedRun result;
     result.makespanUs = std::max(host, lastDeviceEnd);
-    result.serialUs = sumH2D + sumD2H + sumKernels;
+    result.deviceTimeUs = sumH2D + sumD2H + sumKernels;
     result.boundUs = std::max({sumH2D, sumD2H, sumKernels, longestPath});
     return result;
   }
@@ -147,7 +149,7 @@ public:
     std::string text;
     llvm::raw_string_ostream os(text);
     os << "makespan " << llvm::format("%.1f", result->makespanUs)
-       << " us, serial " << llvm::format("%.1f", result->serialUs)
+       << " us, device time " << llvm::format("%.1f", result->deviceTimeUs)
        << " us, bound " << llvm::format("%.1f", result->boundUs)
        << " us (H2D copies " << llvm::format("%.1f", sumH2D)
        << " us, D2H copies " << llvm::format("%.1f", sumD2H)
@@ -162,6 +164,14 @@ public:
     // At the function's location, not on the op: a remark on an op prints
     // the whole function after it.
     emitRemark(function.getLoc()) << text;
+    // The same through the remark engine (--remarks-filter=simulate), which
+    // also writes it to a YAML remarks file (--remark-format=yaml).
+    if (auto remark = remark::analysis(
+            getSourceLocation(function.getLoc()),
+            remark::RemarkOpts::name("Simulated")
+                .category("simulate")
+                .function(function.getSymName())))
+      remark << text;
     return success();
   }
 
@@ -533,7 +543,11 @@ private:
 
   /// The details of `op` that its trace event carries.
   llvm::json::Object describeForTrace(Operation *op) {
-    llvm::json::Object args{{"location", describeLocation(op)}};
+    llvm::json::Object args{{"location", describeLocation(op->getLoc())}};
+    // An op --vyre-pipeline-loops wrote out stands for one in a loop.
+    if (std::optional<PipelinedPosition> pipelined =
+            getPipelinedPosition(op->getLoc()))
+      args["pipelined from the loop at"] = describeLocation(pipelined->loop);
     auto slotOf = [&](Value buffer) -> std::string {
       if (std::optional<unsigned> slot = slots.getSlotNumber(
               SlotAccessAnalysis::resolveRoot(buffer)))

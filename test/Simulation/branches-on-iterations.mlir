@@ -8,7 +8,7 @@
 gpu.module @k {
   func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 260.0 us, serial 260.0 us}}
+// expected-remark @+1 {{makespan 260.0 us, device time 260.0 us}}
 func.func @every_fourth(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -34,7 +34,7 @@ func.func @every_fourth(%n: index) {
 gpu.module @k {
   func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 800.0 us, serial 800.0 us}}
+// expected-remark @+1 {{makespan 800.0 us, device time 800.0 us}}
 func.func @unknown_condition(%c: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -10,7 +10,7 @@ gpu.module @k {
   func.func private @residual(%x: memref<16xf32>, %r: memref<16xf32>) attributes {gpu.kernel}
 }
 func.func private @update(%x: memref<16xf32>, %r: memref<16xf32>) attributes {vyre.effects = "arguments"}
-// expected-remark @+1 {{serial 56.0 us, bound 56.0 us (H2D copies 8.0 us, D2H copies 8.0 us, kernels 40.0 us, longest path 56.0 us}}
+// expected-remark @+1 {{device time 56.0 us, bound 56.0 us (H2D copies 8.0 us, D2H copies 8.0 us, kernels 40.0 us, longest path 56.0 us}}
 func.func @through_the_host(%xh: memref<16xf32> {vyre.pinned, llvm.noalias},
                             %rh: memref<16xf32> {vyre.pinned, llvm.noalias}) {
   %c0 = arith.constant 0 : index

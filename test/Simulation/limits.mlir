@@ -19,9 +19,9 @@
 // both long loops below are run until their iterations repeat, then the
 // rest is added: the same figures as running a million and one iterations
 // one by one (RAISED), and 2^64 - 1 iterations of 10 us.
-// STEADY: remark: makespan 184467440737095516160.0 us, serial 184467440737095516160.0 us, {{.*}} 18446744073709551612 loop iterations added from their steady state)
-// STEADY: remark: makespan 15000044.1 us, serial 15000015.0 us, {{.*}}; 999998 loop iterations added from their steady state)
-// RAISED: remark: makespan 15000044.1 us, serial 15000015.0 us
+// STEADY: remark: makespan 184467440737095516160.0 us, device time 184467440737095516160.0 us, {{.*}} 18446744073709551612 loop iterations added from their steady state)
+// STEADY: remark: makespan 15000044.1 us, device time 15000015.0 us, {{.*}}; 999998 loop iterations added from their steady state)
+// RAISED: remark: makespan 15000044.1 us, device time 15000015.0 us
 
 module attributes {gpu.container_module} {
   gpu.module @k {
@@ -79,7 +79,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
-  // expected-remark @below {{serial 40.0 us, bound 40.0 us}}
+  // expected-remark @below {{device time 40.0 us, bound 40.0 us}}
   func.func @wide_steps() {
     %c1 = arith.constant 1 : index
     %lo = arith.constant -9223372036854775808 : index

@@ -42,8 +42,10 @@ struct EngineModel {
 /// What one simulated run of a function took, in us.
 struct SimulatedRun {
   double makespanUs = 0;
-  /// Every copy and kernel one after another.
-  double serialUs = 0;
+  /// The device time: every copy's and kernel's time, summed (what one
+  /// stream would take without the runtime's host overheads; not the
+  /// makespan of the program run serially, which pays those too).
+  double deviceTimeUs = 0;
   /// max(sum of H2D copies, sum of D2H copies, sum of kernels, longest
   /// dependency path).
   double boundUs = 0;

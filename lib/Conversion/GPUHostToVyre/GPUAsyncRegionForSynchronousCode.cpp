@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vyre/Conversion/Passes.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 
 #include "SynchronousOpsOnOneStream.h"
 #include "WaitsForExplicitWork.h"
@@ -105,7 +106,7 @@ struct GPUAsyncRegionForSynchronousCodePass
       for (Block *block : blocks)
         chained += runSynchronousOpsOnOneStream(*block, onChain);
       if (auto remark = remark::analysis(
-              function.getLoc(),
+              vyre::getSourceLocation(function.getLoc()),
               remark::RemarkOpts::name("SynchronousOpsOnOneStream")
                   .category(getArgument())
                   .function(function.getName())))
@@ -127,11 +128,11 @@ struct GPUAsyncRegionForSynchronousCodePass
     }
     if (!synchronous) {
       if (asynchronous)
-        if (auto remark = remark::analysis(
-                function.getLoc(),
-                remark::RemarkOpts::name("AsyncLeftAsWritten")
-                    .category(getArgument())
-                    .function(function.getName())))
+        if (auto remark =
+                remark::analysis(vyre::getSourceLocation(function.getLoc()),
+                                 remark::RemarkOpts::name("AsyncLeftAsWritten")
+                                     .category(getArgument())
+                                     .function(function.getName())))
           remark << "the function's gpu host ops are all asynchronous "
                     "already: it is left as written, not given to "
                     "--gpu-async-region, which would thread one token "

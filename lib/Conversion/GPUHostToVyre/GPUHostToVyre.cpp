@@ -14,6 +14,7 @@
 #include "WaitsForExplicitWork.h"
 
 #include "vyre/Analysis/ExplicitAsyncWork.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -376,7 +377,7 @@ struct ConvertGPUHostToVyrePass
       if (explicitOps == 0)
         return;
       if (auto remark = remark::analysis(
-              function.getLoc(),
+              vyre::getSourceLocation(function.getLoc()),
               remark::RemarkOpts::name("ImportedAroundExplicitAsync")
                   .category(kRemarkCategory)
                   .function(function.getName())))
@@ -406,10 +407,10 @@ struct ConvertGPUHostToVyrePass
                        << "' holds gpu ops and was not imported, so vyre "
                           "schedules none of them: "
                        << reason;
-    if (auto remark = remark::missed(
-            where, remark::RemarkOpts::name("NotImported")
-                       .category(kRemarkCategory)
-                       .function(function.getName())))
+    if (auto remark = remark::missed(vyre::getSourceLocation(where),
+                                     remark::RemarkOpts::name("NotImported")
+                                         .category(kRemarkCategory)
+                                         .function(function.getName())))
       remark << "function not imported: " + reason;
   }
 };

@@ -19,6 +19,7 @@
 #include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Analysis/ViewDisjointness.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -857,11 +858,10 @@ Value AsyncInPlacePlanner::materialize(PendingWork &entry) {
 }
 
 void AsyncInPlacePlanner::emitRemark(const PendingWork &entry) {
-  auto remark = remark::analysis(
-      entry.copy->getLoc(),
-      remark::RemarkOpts::name("CopyAsyncInPlace")
-          .category(kRemarkCategory)
-          .function(function.getName()));
+  auto remark = remark::analysis(vyre::getSourceLocation(entry.copy->getLoc()),
+                                 remark::RemarkOpts::name("CopyAsyncInPlace")
+                                     .category(kRemarkCategory)
+                                     .function(function.getName()));
   if (!remark)
     return;
   std::string text = "copy stays on the main stream, and the host goes on: ";

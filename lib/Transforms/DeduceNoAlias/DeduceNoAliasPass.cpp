@@ -14,6 +14,7 @@
 
 #include "vyre/Analysis/CallArgumentAliasing.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -282,17 +283,18 @@ private:
     }
     llvm::append_range(calls[copy], llvm::reverse(moved));
     if (madeCopy)
-      remark::passed(function.getLoc(), options("CallsSpecialized"))
+      remark::passed(vyre::getSourceLocation(function.getLoc()),
+                     options("CallsSpecialized"))
           << std::to_string(redirected.size()) + " of the calls to @" +
                  function.getSymName().str() +
                  " pass distinct buffers for arguments " +
                  listArguments(marks) + ": they call @" +
                  copy.getSymName().str() +
                  ", a copy with them marked llvm.noalias" +
-                 (pinnedMarks.any() ? " (and arguments " +
-                                          listArguments(pinnedMarks) +
-                                          " vyre.pinned)"
-                                    : std::string()) +
+                 (pinnedMarks.any()
+                      ? " (and arguments " + listArguments(pinnedMarks) +
+                            " vyre.pinned)"
+                      : std::string()) +
                  ", because @" + function.getSymName().str() + " is " +
                  (canMarkInPlace(function) ? "called with buffers that may "
                                              "alias elsewhere"
@@ -327,7 +329,8 @@ private:
     if (arguments.none())
       return;
     mark(function, arguments, attribute);
-    remark::passed(function.getLoc(), options(remarkName))
+    remark::passed(vyre::getSourceLocation(function.getLoc()),
+                   options(remarkName))
         << "arguments " + listArguments(arguments) + " of @" +
                function.getSymName().str() + " marked " + attribute.str() +
                ": " + why;
@@ -370,7 +373,8 @@ private:
         if (why.empty())
           why = "it is not private, or is named other than by calls";
       }
-      remark::missed(function.getLoc(), options("ArgumentsMayAlias"))
+      remark::missed(vyre::getSourceLocation(function.getLoc()),
+                     options("ArgumentsMayAlias"))
           << "arguments " + listArguments(unmarked) + " of @" +
                  function.getSymName().str() + " may alias: " + why;
     }

@@ -10,6 +10,7 @@
 
 #include "vyre/Analysis/FunctionEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Remarks.h"
@@ -67,18 +68,21 @@ void emitCopyRemarks(const CopyPlan &plan, const PlannedCopy &copy) {
   };
   if (copy.kernelsOverlapped > 0) {
     if (auto remark =
-            remark::passed(loc, remarkOptions(plan.function, "CopyOverlapped")))
+            remark::passed(vyre::getSourceLocation(loc),
+                           remarkOptions(plan.function, "CopyOverlapped")))
       remark << what + " may overlap " +
                     std::to_string(copy.kernelsOverlapped) +
                     " kernel(s); first wait at " + wait() +
                     describeLimit(copy);
   } else if (auto remark = remark::missed(
-                 loc, remarkOptions(plan.function, "CopyNotOverlapped"))) {
+                 vyre::getSourceLocation(loc),
+                 remarkOptions(plan.function, "CopyNotOverlapped"))) {
     remark << what + " overlaps no kernel: " + wait() +
                   " waits for it right away" + describeLimit(copy);
   }
   if (auto remark = remark::analysis(
-          loc, remarkOptions(plan.function, "CopyPlan", kPlanRemarkCategory))) {
+          vyre::getSourceLocation(loc),
+          remarkOptions(plan.function, "CopyPlan", kPlanRemarkCategory))) {
     std::string text;
     llvm::raw_string_ostream os(text);
     plan.printCopy(os, copy.id);
@@ -86,8 +90,9 @@ void emitCopyRemarks(const CopyPlan &plan, const PlannedCopy &copy) {
   }
   if (isPinned(copy.hostRoot))
     return;
-  if (auto remark = remark::analysis(
-          loc, remarkOptions(plan.function, "PageableHostBuffer")))
+  if (auto remark =
+          remark::analysis(vyre::getSourceLocation(loc),
+                           remarkOptions(plan.function, "PageableHostBuffer")))
     remark << "host buffer of the " + what +
                   " is not known to be pinned (gpu.host_register, or a "
                   "'vyre.pinned' argument): a copy from pageable memory is "
@@ -101,7 +106,7 @@ void overlap::emitPlanRemarks(const CopyPlan &plan) {
   if (!plan.function->getContext()->getRemarkEngine())
     return;
   for (Operation *copy : plan.keptInPlace)
-    remark::missed(copy->getLoc(),
+    remark::missed(vyre::getSourceLocation(copy->getLoc()),
                    remarkOptions(plan.function, "CopyKeptInPlace"))
         << (isa<CopyD2HOp>(copy)
                 ? "copy stays in place: its source is not a known slot"
@@ -112,7 +117,7 @@ void overlap::emitPlanRemarks(const CopyPlan &plan) {
 }
 
 void overlap::emitHandWrittenAsyncRemark(FunctionOpInterface function) {
-  remark::missed(function.getLoc(),
+  remark::missed(vyre::getSourceLocation(function.getLoc()),
                  remarkOptions(function, "HandWrittenAsyncCopies"))
       << "the function has asynchronous copies written by hand: its copies "
          "into the host stay on the main stream (their order with the "
@@ -121,7 +126,7 @@ void overlap::emitHandWrittenAsyncRemark(FunctionOpInterface function) {
 
 void overlap::emitCopiesOrderedRemark(FunctionOpInterface function,
                                       unsigned moved) {
-  remark::analysis(function.getLoc(),
+  remark::analysis(vyre::getSourceLocation(function.getLoc()),
                    remarkOptions(function, "CopiesOrderedByNeed"))
       << std::to_string(moved) +
              " copies issued in the order their first consumers need them: "
@@ -132,7 +137,7 @@ void overlap::emitCopiesOrderedRemark(FunctionOpInterface function,
 void overlap::emitCopyDeclinedRemark(FunctionOpInterface function,
                                      Operation *copy,
                                      const CopyCostVerdict &verdict) {
-  remark::missed(copy->getLoc(),
+  remark::missed(vyre::getSourceLocation(copy->getLoc()),
                  remarkOptions(function, "CopyNotWorthMoving"))
       << verdict.describe() +
              ": left on the main stream (the overlap saves at most the "
@@ -142,8 +147,9 @@ void overlap::emitCopyDeclinedRemark(FunctionOpInterface function,
 void overlap::emitKernelSummaryRemarks(FunctionOpInterface function,
                                        const SlotAccessAnalysis &slots) {
   for (SymbolRefAttr kernel : slots.getUnsummarizedKernels()) {
-    auto remark = remark::missed(
-        function.getLoc(), remarkOptions(function, "KernelNotSummarized"));
+    auto remark =
+        remark::missed(vyre::getSourceLocation(function.getLoc()),
+                       remarkOptions(function, "KernelNotSummarized"));
     if (!remark)
       continue;
     std::string name;
@@ -159,7 +165,7 @@ void overlap::emitUnknownCallRemarks(FunctionOpInterface function) {
   function->walk([&](CallOpInterface call) {
     if (getCalleeEffects(call))
       return;
-    auto remark = remark::missed(call.getLoc(),
+    auto remark = remark::missed(vyre::getSourceLocation(call.getLoc()),
                                  remarkOptions(function, "UnknownCall"));
     if (!remark)
       return;

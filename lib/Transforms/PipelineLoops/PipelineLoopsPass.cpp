@@ -70,7 +70,8 @@ public:
     if (isInStreamForm(function)) {
       if (function.walk([](scf::ForOp) { return WalkResult::interrupt(); })
               .wasInterrupted())
-        remark::missed(function.getLoc(), options("FunctionScheduled"))
+        remark::missed(vyre::getSourceLocation(function.getLoc()),
+                       options("FunctionScheduled"))
             << "loops not pipelined: the function is scheduled already "
                "(asynchronous vyre ops), and may rely on the host waiting "
                "for its copies where they stand";
@@ -100,7 +101,8 @@ private:
   /// Rewrites one loop; returns whether the IR changed.
   bool processLoop(scf::ForOp loop) {
     if (getPipelinedPosition(loop.getLoc())) {
-      remark::missed(loop.getLoc(), options("LoopNotPipelined"))
+      remark::missed(vyre::getSourceLocation(loop.getLoc()),
+                     options("LoopNotPipelined"))
           << "loop not pipelined: it was emitted by an earlier "
              "--vyre-pipeline-loops";
       return false;
@@ -120,7 +122,8 @@ private:
     if (!hoisted.empty())
       analyses->positions = OpPositions(function);
     for (CopyH2DOp copy : hoisted)
-      remark::passed(copy.getLoc(), options("InvariantCopyHoisted"))
+      remark::passed(vyre::getSourceLocation(copy.getLoc()),
+                     options("InvariantCopyHoisted"))
           << "copy into " + slotOf(copy) +
                  " writes the same bytes every iteration: moved out of the "
                  "loop";
@@ -155,19 +158,22 @@ private:
             .wasInterrupted();
     if (!analysis.loopReason.empty()) {
       if (hasCopies)
-        remark::missed(loop.getLoc(), options("LoopNotPipelined"))
+        remark::missed(vyre::getSourceLocation(loop.getLoc()),
+                       options("LoopNotPipelined"))
             << "loop not pipelined: " + analysis.loopReason;
       return false;
     }
     if (costs)
       keepHiddenFillsInPlace(loop, analysis, hoisted);
     for (RejectedCopy &rejected : analysis.rejected)
-      remark::missed(rejected.copy.getLoc(), options("CopyNotPrefetched"))
+      remark::missed(vyre::getSourceLocation(rejected.copy.getLoc()),
+                     options("CopyNotPrefetched"))
           << "copy into " + slotOf(rejected.copy) +
                  " is not issued early: " + rejected.reason;
     if (analysis.rotated.empty()) {
       if (hasCopies)
-        remark::missed(loop.getLoc(), options("LoopNotPipelined"))
+        remark::missed(vyre::getSourceLocation(loop.getLoc()),
+                       options("LoopNotPipelined"))
             << "loop not pipelined: no copy can be issued early, and no "
                "buffer is overwritten by a launch";
       return false;
@@ -181,7 +187,8 @@ private:
           return buffer.isFilledEarly() || buffer.inPlaceCopy;
         });
     if (!movesACopy) {
-      remark::missed(loop.getLoc(), options("LoopNotPipelined"))
+      remark::missed(vyre::getSourceLocation(loop.getLoc()),
+                     options("LoopNotPipelined"))
           << "loop not pipelined: no copy can be issued early or late, so "
              "its overwritten buffers would rotate for nothing";
       return false;
@@ -314,7 +321,8 @@ private:
           return !rotated.isFilledEarly() && !rotated.inPlaceCopy;
         });
     if (depth < 2) {
-      remark::missed(loop.getLoc(), options("PipelineBudget"))
+      remark::missed(vyre::getSourceLocation(loop.getLoc()),
+                     options("PipelineBudget"))
           << "loop not pipelined: one more copy of each of its " +
                  std::to_string(analysis.rotated.size()) +
                  " rotated buffer(s) needs " + std::to_string(bytesPerBuffer) +
@@ -323,7 +331,8 @@ private:
       return std::nullopt;
     }
     if (depth < pipelineDepth)
-      remark::missed(loop.getLoc(), options("PipelineBudget"))
+      remark::missed(vyre::getSourceLocation(loop.getLoc()),
+                     options("PipelineBudget"))
           << "pipeline depth cut from " + std::to_string(pipelineDepth) +
                  " to " + std::to_string(depth) +
                  " to stay within buffer-budget";
@@ -344,13 +353,13 @@ private:
             ? ""
             : " (" + std::to_string(numBranchFills) +
                   " of them in branches, issued under the same condition)";
-    remark::passed(loop.getLoc(), options("LoopPipelined"))
+    remark::passed(vyre::getSourceLocation(loop.getLoc()),
+                   options("LoopPipelined"))
         << "loop pipelined at depth " + std::to_string(depth) + ": " +
                std::to_string(numFills + numBranchFills) + " copies issued " +
                std::to_string(depth - 1) + " iteration(s) ahead" +
                underBranches + overwritten + inPlace + ", " +
-               std::to_string(extra) +
-               " bytes of extra device memory";
+               std::to_string(extra) + " bytes of extra device memory";
     return depth;
   }
 

@@ -10,6 +10,7 @@
 #include "vyre/Transforms/Passes.h"
 
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Simulation/SimulateFunction.h"
 #include "vyre/Support/PassDiagnostics.h"
 #include "vyre/Transforms/VersionAliasing/FunctionVersions.h"
@@ -117,8 +118,8 @@ struct ChooseVersionsPass
     // default-trip-count times), and their makespans do not compare.
     bool comparable =
         succeeded(disjoint) && succeeded(mayAlias) &&
-        std::abs(disjoint->serialUs - mayAlias->serialUs) <=
-            1e-9 * std::max(1.0, mayAlias->serialUs);
+        std::abs(disjoint->deviceTimeUs - mayAlias->deviceTimeUs) <=
+            1e-9 * std::max(1.0, mayAlias->deviceTimeUs);
     if (comparable) {
       std::string times = "simulated " + formatUs(disjoint->makespanUs) +
                           " with them disjoint, " +
@@ -137,8 +138,8 @@ struct ChooseVersionsPass
     }
     if (succeeded(mayAlias))
       whyNot = "the two count different device work, " +
-               formatUs(disjoint->serialUs) + " with them disjoint and " +
-               formatUs(mayAlias->serialUs) +
+               formatUs(disjoint->deviceTimeUs) + " with them disjoint and " +
+               formatUs(mayAlias->deviceTimeUs) +
                " as written: it runs each loop of unknown trip count "
                "default-trip-count times, and pipelining makes one such "
                "loop several";
@@ -162,7 +163,8 @@ struct ChooseVersionsPass
 
   void keep(FunctionVersions versions, const std::string &why) {
     versions.forget();
-    remark::passed(versions.dispatcher.getLoc(), options("ArgumentsVersioned"))
+    remark::passed(vyre::getSourceLocation(versions.dispatcher.getLoc()),
+                   options("ArgumentsVersioned"))
         << why;
   }
 
@@ -179,7 +181,8 @@ struct ChooseVersionsPass
                                      attribute.getValue());
     versions.mayAlias.erase();
     versions.disjoint.erase();
-    remark::missed(dispatcher.getLoc(), options("VersioningDeclined"))
+    remark::missed(vyre::getSourceLocation(dispatcher.getLoc()),
+                   options("VersioningDeclined"))
         << why + "; " + "@" + dispatcher.getSymName().str() +
                " stays as written";
   }

@@ -11,6 +11,7 @@
 
 #include "vyre/Analysis/CallArgumentAliasing.h"
 #include "vyre/Analysis/DeviceCosts.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 #include "vyre/Transforms/VersionAliasing/DisjointnessCheck.h"
 #include "vyre/Transforms/VersionAliasing/FunctionVersions.h"
@@ -148,10 +149,13 @@ struct VersionAliasingPass
       if (!whyNot.empty()) {
         FunctionVersions unversioned;
         unversioned.arguments = arguments;
-        remark::missed(function.getLoc(), options("NotVersioned"))
+        remark::missed(vyre::getSourceLocation(function.getLoc()),
+                       options("NotVersioned"))
             << "arguments " + unversioned.describeArguments() + " of @" +
-                   function.getSymName().str() + " may alias and are not "
-                   "checked at run time: " + whyNot;
+                   function.getSymName().str() +
+                   " may alias and are not "
+                   "checked at run time: " +
+                   whyNot;
         continue;
       }
       toVersion.push_back({function, std::move(arguments)});

@@ -2,8 +2,8 @@
 
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 
-#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
 using namespace mlir::vyre;
@@ -36,4 +36,30 @@ std::optional<PipelinedPosition> vyre::getPipelinedPosition(Location loc) {
     return std::nullopt;
   return PipelinedPosition{Location(loop),
                            static_cast<unsigned>(position.getInt())};
+}
+
+/// The first `file:line:col` in `loc`, in its own locations only (not a
+/// fused location's metadata, which for a pipelined op names its loop).
+static FileLineColLoc findSourcePosition(Location loc) {
+  if (auto position = dyn_cast<FileLineColLoc>(loc))
+    return position;
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location part : fused.getLocations())
+      if (FileLineColLoc position = findSourcePosition(part))
+        return position;
+    return {};
+  }
+  if (auto named = dyn_cast<NameLoc>(loc))
+    return findSourcePosition(named.getChildLoc());
+  if (auto call = dyn_cast<CallSiteLoc>(loc))
+    return findSourcePosition(call.getCallee());
+  if (auto opaque = dyn_cast<OpaqueLoc>(loc))
+    return findSourcePosition(opaque.getFallbackLocation());
+  return {};
+}
+
+Location vyre::getSourceLocation(Location loc) {
+  if (FileLineColLoc position = findSourcePosition(loc))
+    return position;
+  return loc;
 }

@@ -38,6 +38,14 @@ Location getPipelinedLocation(Location original, Location loop,
 /// The tag of `loc`, if it has one.
 std::optional<PipelinedPosition> getPipelinedPosition(Location loc);
 
+/// The source position `loc` stands for: the first `file:line:col` in it
+/// (a pipelined op's own, not its loop's; a fused location's first; a named
+/// or call-site location's), or `loc` itself where it holds none. Output
+/// that takes one position reads it from this: YAML remarks, whose DebugLoc
+/// is a file, line and column and is empty for a fused location, and the
+/// simulator's trace.
+Location getSourceLocation(Location loc);
+
 } // namespace mlir::vyre
 
 #endif // VYRE_DIALECT_VYRE_IR_PIPELINEDLOCATION_H
