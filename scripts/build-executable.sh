@@ -23,8 +23,9 @@
 #              comparison
 #   --lowered  INPUT is in the gpu dialect already (vyre-opt's output): it
 #              goes on to upstream's lowering as it is
-#   --build-dir a build tree, or an install prefix (default: the build/ beside
-#              scripts/, or the prefix of an installed copy)
+#   --build-dir a build tree, or an install prefix (default: VYRE_BUILD_DIR,
+#              else the build/ beside scripts/, or the prefix of an
+#              installed copy)
 #   --rpath    where the executable finds libvyre_cuda_runtime.so at run time
 #              (default: the build's lib/; '$ORIGIN' for a relocatable copy)
 #   --runtime  cuda (default) or host (lib/Runtime/HostRuntime.cpp)
@@ -35,8 +36,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 input=$1 output=$2
 shift 2
 mode=overlap
-# Installed, vyre-opt is beside this script; in the source tree, in build/.
-if [[ -x $here/vyre-opt ]]; then
+# Installed, vyre-opt is beside this script; in the source tree, in build/
+# (or the build tree VYRE_BUILD_DIR names).
+if [[ -n ${VYRE_BUILD_DIR:-} ]]; then
+  build=$VYRE_BUILD_DIR
+elif [[ -x $here/vyre-opt ]]; then
   build="$here/.."
 else
   build="$here/../build"
