@@ -133,10 +133,9 @@ func.func @estimates(%n: index, %flag: i1, %p: !llvm.ptr, %bytes: i64) {
   vyre.dispatch @k::@overflowing blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%z : memref<256xf32>)
   // expected-remark @below {{kernel time not estimated: 'nvvm.st.bulk' has effects that are not declared; the default kernel time applies}}
   vyre.dispatch @k::@bulk_store blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%p, %bytes : !llvm.ptr, i64)
-  // A time declared in another type stands too (the passes that read it
-  // judge it).
+  // A time declared as another float type stands too.
   // CHECK: vyre.dispatch @k::@square
-  // CHECK-SAME: {vyre.cost_us = 30 : i64}
-  vyre.dispatch @k::@square blocks(%c1024, %c1, %c1) threads(%c256, %c1, %c1) args(%x, %y : memref<262144xf32>, memref<262144xf32>) {vyre.cost_us = 30 : i64}
+  // CHECK-SAME: {vyre.cost_us = 3.000000e+01 : f32}
+  vyre.dispatch @k::@square blocks(%c1024, %c1, %c1) threads(%c256, %c1, %c1) args(%x, %y : memref<262144xf32>, memref<262144xf32>) {vyre.cost_us = 30.0 : f32}
   return
 }

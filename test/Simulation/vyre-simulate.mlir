@@ -67,19 +67,6 @@ func.func @loop(%out: memref<1024xf32>) {
 
 // -----
 
-// Tests that a negative kernel cost is an error.
-gpu.module @k {
-  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
-}
-func.func @negative_cost(%x: memref<16xf32>) {
-  %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'vyre.dispatch' op has a negative 'vyre.cost_us'}}
-  vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>) access [read] {vyre.cost_us = -1.0}
-  return
-}
-
-// -----
-
 // Tests that a copy of a dynamically sized buffer cannot be timed.
 func.func @dynamic_copy(%h: memref<?xf32>, %n: index) {
   %d = vyre.alloc(%n) : memref<?xf32>

@@ -9,6 +9,8 @@
 #ifndef VYRE_ANALYSIS_DEVICECOSTS_H
 #define VYRE_ANALYSIS_DEVICECOSTS_H
 
+#include "vyre/Dialect/Vyre/IR/VyreDialect.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
@@ -18,8 +20,10 @@
 
 namespace mlir::vyre {
 
-/// The attribute a dispatch declares its kernel time with, in microseconds.
-constexpr llvm::StringLiteral kKernelCostAttrName = "vyre.cost_us";
+/// The attribute a dispatch declares its kernel time with, in microseconds
+/// (the dialect verifies it).
+constexpr llvm::StringLiteral kKernelCostAttrName =
+    VyreDialect::getKernelCostAttrName();
 /// Beside `vyre.cost_us`: the time is --vyre-estimate-kernel-costs'
 /// estimate.
 constexpr llvm::StringLiteral kKernelCostEstimatedAttrName =

@@ -448,3 +448,59 @@ func.func @host_wait_join_not_unit() {
   gpu.wait [%j]
   return
 }
+
+// -----
+
+// Tests that a kernel's time is a float: microseconds.
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+func.func @integer_cost(%x: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.cost_us' must be a float number of microseconds (30.0, not 30), not 5 : i64}}
+  vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>) access [read] {vyre.cost_us = 5}
+  return
+}
+
+// -----
+
+// Tests that a kernel's time is not negative (the cost model and the
+// simulator would take it for time saved).
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+func.func @negative_cost(%x: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.cost_us' must be a finite number of microseconds, 0 or more, not -1.000000e+00 : f64}}
+  vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>) access [read] {vyre.cost_us = -1.0}
+  return
+}
+
+// -----
+
+// Tests that a kernel's time is a number.
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+func.func @nan_cost(%x: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'vyre.cost_us' must be a finite number of microseconds, 0 or more}}
+  vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x : memref<16xf32>) access [read] {vyre.cost_us = 0x7FF8000000000000 : f64}
+  return
+}
+
+// -----
+
+// Tests that a kernel's time belongs on a dispatch.
+func.func @cost_elsewhere() {
+  // expected-error @+1 {{'vyre.cost_us' belongs on a vyre.dispatch: it is a kernel launch's time}}
+  %d = vyre.alloc {vyre.cost_us = 1.0} : memref<16xf32>
+  vyre.dealloc %d : memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that vyre.effects is "none" or "arguments", on a function.
+// expected-error @+1 {{'vyre.effects' must be "none" or "arguments", not "some"}}
+func.func private @host_call() attributes {vyre.effects = "some"}

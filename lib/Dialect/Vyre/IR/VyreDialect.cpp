@@ -10,6 +10,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::vyre;
 
@@ -89,8 +91,30 @@ static LogicalResult verifyFunctionEffectsAttr(Operation *op,
   return success();
 }
 
+/// `vyre.cost_us` is a finite float of 0 or more, on a vyre.dispatch.
+static LogicalResult verifyKernelCostAttr(Operation *op, Attribute value) {
+  StringLiteral name = VyreDialect::getKernelCostAttrName();
+  if (!isa<DispatchOp>(op))
+    return op->emitError("'")
+           << name << "' belongs on a vyre.dispatch: it is a kernel launch's "
+           << "time";
+  auto cost = dyn_cast<FloatAttr>(value);
+  if (!cost)
+    return op->emitError("'")
+           << name << "' must be a float number of microseconds (30.0, not "
+           << "30), not " << value;
+  double micros = cost.getValueAsDouble();
+  if (!std::isfinite(micros) || micros < 0)
+    return op->emitError("'")
+           << name << "' must be a finite number of microseconds, 0 or more, "
+           << "not " << value;
+  return success();
+}
+
 LogicalResult VyreDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
+  if (attribute.getName() == getKernelCostAttrName())
+    return verifyKernelCostAttr(op, attribute.getValue());
   if (attribute.getName() == getKernelAccessAttrName())
     return verifyKernelAccessAttr(op, attribute.getValue());
   if (attribute.getName() == getFunctionEffectsAttrName())

@@ -34,6 +34,49 @@ def Vyre_Dialect : Dialect {
     vyre.copy_d2h %dev to %host : memref<1024xf32> to memref<1024xf32>
     vyre.dealloc %dev : memref<1024xf32>
     ```
+
+    ### Attributes a program writes
+
+    Each is checked by the dialect's verifier where it can be wrong; the
+    errors are in `test/Dialect/Vyre/invalid.mlir`.
+
+    - `vyre.pinned` (unit), on a memref argument of a host function: the
+      caller promises page-locked (pinned) host memory, so a copy from or to
+      it can run asynchronously. Without it, vyre counts a copy of that
+      buffer as the driver stages pageable memory (the cost model, a
+      `PageableHostBuffer` remark). Only a memref argument can be pinned.
+    - `llvm.noalias` (unit), on a memref argument: LLVM's promise that no
+      other argument reaches the same memory. vyre reads it as "this argument
+      is a buffer of its own": without it, two memref arguments of one
+      function may be one buffer, and a copy into one waits for every use
+      of the other. `--vyre-deduce-noalias` adds it where every call passes
+      distinct buffers; `--vyre-version-aliasing` checks it at run time
+      where the calls cannot tell.
+    - `vyre.cost_us` (a float), on a `vyre.dispatch`: the kernel's time in
+      microseconds, for the cost model and the simulator. It must be finite
+      and 0 or more. `--vyre-estimate-kernel-costs` writes one where a
+      dispatch has none (and marks it `vyre.cost_estimated`);
+      `--vyre-apply-profile` writes a measured one (`vyre.cost_profiled`).
+    - `vyre.effects` (`"none"` or `"arguments"`), on a function: what a call
+      to it may touch. `"none"`: no memory its caller can see;
+      `"arguments"`: only memory its memref arguments reach, with all device
+      work it starts done before it returns. `--vyre-function-effects`
+      computes it for functions with bodies; an external declaration may
+      carry its own. Without it, a call may touch anything.
+    - `vyre.access` (a list of access kinds, one per argument), on a kernel
+      (`gpu.func`, or a bodiless `func.func` with `gpu.kernel`): how it
+      accesses each argument. `--vyre-kernel-access` computes it from the
+      body; a bodiless declaration must carry its own, or every dispatch of
+      it its `access` list.
+    - The `access [...]` list of a `vyre.dispatch` (`read`, `write`,
+      `readwrite`, `none`, `overwrite`), one per argument: how this launch
+      accesses each, which overrides the kernel's `vyre.access`.
+      `overwrite` promises that the launch writes every element of the
+      buffer before reading any, so its old contents do not matter (a copy
+      into it need not wait for earlier readers to finish with the values,
+      only with the buffer); it is a promise of one launch, so a kernel's
+      `vyre.access` cannot say it, and no other argument of the launch may
+      pass the same buffer.
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
@@ -49,6 +92,12 @@ def Vyre_Dialect : Dialect {
     /// asynchronously.
     static constexpr ::llvm::StringLiteral getPinnedAttrName() {
       return ::llvm::StringLiteral("vyre.pinned");
+    }
+
+    /// `vyre.cost_us` on a vyre.dispatch: its kernel's time in
+    /// microseconds, a finite float of 0 or more.
+    static constexpr ::llvm::StringLiteral getKernelCostAttrName() {
+      return ::llvm::StringLiteral("vyre.cost_us");
     }
 
     /// `vyre.access` on a kernel: how it accesses each argument, one
