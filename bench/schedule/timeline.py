@@ -28,20 +28,26 @@ def main():
                  if e.get("ph") == "M" and e.get("pid") == 1
                  and e["name"] == "thread_name"}
         bars = [e for e in events if e.get("ph") == "X" and e["pid"] == 1]
-        end = max([end] + [b["ts"] + b["dur"] for b in bars])
-        schedules.append((label, names, bars))
+        # The simulator's makespan (an instant event), which the host may
+        # set after the last device op; older traces lack it.
+        ends = [e["args"]["makespan_us"] for e in events
+                if e.get("ph") == "i" and e.get("pid") == 1
+                and "makespan_us" in e.get("args", {})]
+        makespan = ends[0] if ends else max(
+            [0.0] + [b["ts"] + b["dur"] for b in bars])
+        end = max([end, makespan] + [b["ts"] + b["dur"] for b in bars])
+        schedules.append((label, names, bars, makespan))
     scale = WIDTH / end
-    rows = sum(len(names) for _, names, _ in schedules)
+    rows = sum(len(names) for _, names, _, _ in schedules)
     height = rows * ROW + len(schedules) * (GAP + ROW) + 40
     svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'font-family="sans-serif" font-size="12">' % (LEFT + WIDTH + 60,
                                                           height),
            '<rect width="100%" height="100%" fill="white"/>']
     y = 10
-    for label, names, bars in schedules:
-        makespan = max(b["ts"] + b["dur"] for b in bars)
-        svg.append('<text x="4" y="%d" font-weight="bold">%s: %.0f us</text>'
-                   % (y + 14, label, makespan))
+    for label, names, bars, makespan in schedules:
+        svg.append('<text x="4" y="%d" font-weight="bold">%s: makespan '
+                   '%.0f us</text>' % (y + 14, label, makespan))
         y += ROW
         for tid in sorted(names):
             svg.append('<text x="14" y="%d">%s</text>' % (y + 15, names[tid]))

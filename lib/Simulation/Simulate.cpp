@@ -28,6 +28,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -229,6 +230,18 @@ public:
       name(pid + 1, int64_t(kind) * 100 + index,
            std::string(engineName(EngineKind(kind))) + " " +
                std::to_string(index));
+    // The makespan, which the host may set after the last device op: an
+    // instant event at it, with it in its arguments.
+    double makespan = std::max(host, lastDeviceEnd);
+    events.push_back(llvm::json::Object{
+        {"name", (prefix + "end: makespan " +
+                  llvm::formatv("{0:F1}", makespan).str() + " us")},
+        {"ph", "i"},
+        {"s", "g"},
+        {"pid", pid},
+        {"tid", 0},
+        {"ts", makespan},
+        {"args", llvm::json::Object{{"makespan_us", makespan}}}});
     // Iterations added from a loop's steady state were not run: the trace
     // shows none of their ops.
     if (extrapolatedIterations != 0)

@@ -7,16 +7,18 @@
 // the pipeline's tag; YAML takes one file, line and column), that the
 // simulator's result reaches the file as a remark too, and that the
 // simulator's trace names each op's position as file:line:col, and the loop
-// a pipelined op stands for.
+// a pipelined op stands for, and ends with the makespan (an instant event).
 // CHECK-LABEL: Name: LoopPipelined
-// CHECK:       Line: 33, Column: 5
+// CHECK:       Line: 35, Column: 5
 // CHECK-LABEL: Name: {{CopyOverlapped|CopyNotOverlapped}}
-// CHECK:       Line: 35, Column: 7
+// CHECK:       Line: 37, Column: 7
 // CHECK-LABEL: Name: Simulated
-// CHECK:       Line: 28, Column: 3
+// CHECK:       Line: 30, Column: 3
 // CHECK:       'makespan {{[0-9.]+}} us, device time {{[0-9.]+}} us, bound
-// TRACE:      "location": "{{.*}}remarks-yaml.mlir:35:7",
-// TRACE-NEXT: "pipelined from the loop at": "{{.*}}remarks-yaml.mlir:33:5"
+// TRACE:      "location": "{{.*}}remarks-yaml.mlir:37:7",
+// TRACE-NEXT: "pipelined from the loop at": "{{.*}}remarks-yaml.mlir:35:5"
+// TRACE:      "makespan_us": {{[0-9.]+}}
+// TRACE:      "name": "@stream_rows end: makespan {{[0-9.]+}} us"
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @use(%x: memref<256xf32>) kernel {
