@@ -22,7 +22,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.vyre_tools_dir, config.llvm_tools_dir]
-tools = ["vyre-opt", "vyre-schedule-fuzz", "mlir-opt", "mlir-translate", "llc", "llvm-nm"]
+tools = ["vyre-opt", "vyre-opt-debug", "vyre-schedule-fuzz", "mlir-opt", "mlir-translate", "llc", "llvm-nm"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.vyre_have_cuda:

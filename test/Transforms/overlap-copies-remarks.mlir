@@ -53,13 +53,62 @@ func.func @hoist_limits(%h: memref<16xf32> {vyre.pinned}, %v: f32) {
   vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%c : memref<16xf32>)
   memref.store %v, %h[%c0] : memref<16xf32>
-  // expected-remark @+1 {{copy into slot 2 overlaps no kernel: 'func.call' (unknown-access) waits for it right away; it cannot move above 'memref.store' (host-buffer)"}}
+  // expected-remark @+1 {{copy into slot 2 may overlap 2 kernel(s) (2 issued before it); first wait at 'func.call' (unknown-access); it cannot move above 'memref.store' (host-buffer)"}}
   vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
   // expected-remark @+1 {{call to @opaque may touch any buffer: the copies in flight are synchronized before it (give it a body, or declare 'vyre.effects' on it)}}
   func.call @opaque() : () -> ()
   // expected-remark @+1 {{copy into slot 3 overlaps no kernel: 'vyre.dispatch' (read-after-write) waits for it right away; it cannot move above 'func.call' (unknown-access on slot 3)"}}
   vyre.copy_h2d %h to %c : memref<16xf32> to memref<16xf32>
   vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%c : memref<16xf32>)
+  return
+}
+
+// Tests that kernels issued before a copy count when nothing orders the copy
+// after them: the copy into slot 1 waits (a record) for the writer of its
+// slot only, and may run beside the reader of slot 3 issued after it. Next
+// to it, the copy into slot 2 comes after the host waited for the main
+// stream (an op of unknown effect): nothing issued before it is running.
+func.func @kernels_issued_before(%h: memref<16xf32> {vyre.pinned}, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  %c = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%c : memref<16xf32>)
+  memref.store %v, %h[%c0] : memref<16xf32>
+  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s) (1 issued before it); first wait at 'vyre.dispatch' (read-after-write); it cannot move above 'memref.store' (host-buffer)"}}
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%c : memref<16xf32>)
+  // expected-remark @+1 {{call to @opaque may touch any buffer}}
+  func.call @opaque() : () -> ()
+  // expected-remark @+1 {{copy into slot 2 overlaps no kernel: 'vyre.dispatch' (read-after-write) waits for it right away; it cannot move above 'func.call' (unknown-access on slot 2)"}}
+  vyre.copy_h2d %h to %b : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  return
+}
+
+// Tests a copy in a branch: it may run beside the kernel issued before the
+// scf.if, which nothing orders it after; next to it, a copy whose slot that
+// kernel writes waits for it (a record before the scf.if), and overlaps
+// nothing.
+func.func @kernels_before_branch(%h: memref<16xf32> {vyre.pinned}, %cond: i1) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  scf.if %cond {
+    // expected-remark @+1 {{copy into slot 1 may overlap the kernels still running when its block starts; first wait at 'vyre.dispatch' (read-after-write)"}}
+    vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  scf.if %cond {
+    // expected-remark @+1 {{copy into slot 1 overlaps no kernel: 'vyre.dispatch' (read-after-write) waits for it right away}}
+    vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
   return
 }
 

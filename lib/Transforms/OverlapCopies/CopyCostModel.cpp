@@ -8,11 +8,14 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+
+#define DEBUG_TYPE "overlap-copies"
 #include <limits>
 #include <set>
 #include <vector>
@@ -604,6 +607,11 @@ CopyPlan overlap::planCopyOverlapWithCosts(FunctionOpInterface function,
       }
       ++done.copiesWeighed;
       CopyCostVerdict verdict = model.decide(copy);
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] sweep " << sweep << ", copy #" << copy.id
+                 << ": " << verdict.describe()
+                 << (verdict.worthMoving() ? ": moved\n"
+                                           : ": left in place\n"));
       if (verdict.worthMoving())
         continue;
       options.leaveInPlace.insert(copy.original);
@@ -646,6 +654,13 @@ CopyPlan overlap::planCopyOverlapWithCosts(FunctionOpInterface function,
     work->costModelSteps += done.costModelSteps;
   }
   return planner->takePlan();
+}
+
+void PlanWork::print(llvm::raw_ostream &os) const {
+  os << plans << " plan(s) (" << revisions << " revised), " << sweeps
+     << " cost-model sweep(s) weighing " << copiesWeighed << " copies, "
+     << planSteps << " planning steps, " << costModelSteps
+     << " cost-model steps";
 }
 
 CopyCostVerdict overlap::evaluateCopyCost(const CopyPlan &plan,

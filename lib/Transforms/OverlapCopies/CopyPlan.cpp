@@ -50,10 +50,10 @@ std::string PlanOp::describe(StringRef none) const {
 
 void CopyPlan::printCopy(llvm::raw_ostream &os, unsigned index) const {
   const PlannedCopy &copy = copies[index];
-  os << "copy #" << index << " into slot " << copy.slot << ": after "
+  os << "copy #" << index << (copy.toHost ? " from slot " : " into slot ")
+     << copy.slot << ": after "
      << PlanOp{copy.at.anchor, std::nullopt}.describe("the block's start")
-     << " on stream "
-     << copy.stream << ", after [";
+     << " on stream " << copy.stream << ", after [";
   llvm::interleaveComma(copy.dependencies, os,
                         [&](const PlannedDependency &dependency) {
                           switch (dependency.kind) {
@@ -72,6 +72,20 @@ void CopyPlan::printCopy(llvm::raw_ostream &os, unsigned index) const {
                         });
   os << "]; first wait at " << copy.firstWaiter.describe("the end of its block")
      << " (" << copy.waitReason.str() << ")";
+}
+
+void CopyPlan::print(llvm::raw_ostream &os) const {
+  for (const PlannedCopy &copy : copies) {
+    if (copy.leftInPlace)
+      os << "copy #" << copy.id << (copy.toHost ? " from slot " : " into slot ")
+         << copy.slot << ": left in place by the cost model";
+    else
+      printCopy(os, copy.id);
+    os << "\n";
+  }
+  if (!keptInPlace.empty())
+    os << keptInPlace.size()
+       << " copy(ies) kept in place: their device end is not a known slot\n";
 }
 
 bool PlanContext::mayBeWrittenInFunction(Value hostRoot) {

@@ -64,6 +64,7 @@ CopyPlanner::CopyPlanner(FunctionOpInterface function,
       ++copyOps;
   });
   state->plan.insertions.reserve(3 * copyOps);
+  state->context.inPlaceCopiesBlockHost = options.inPlaceCopiesBlockHost;
   planPlacement(state->context, options);
   state->placementInsertions = state->plan.insertions.size();
   planOrdering(state->context);
@@ -275,6 +276,8 @@ void CopyPlanner::State::planWaitsAgain() {
     copy.firstWaiter = PlanOp();
     copy.waitReason = OrderReason::of(OrderReason::Kind::EndOfBlock);
     copy.kernelsOverlapped = 0;
+    copy.kernelsOverlappedBefore = 0;
+    copy.overlapsEarlierKernels = false;
   }
   plan.foreignDependencies.clear();
   planOrdering(context);

@@ -57,6 +57,23 @@ std::string describeLimit(const PlannedCopy &copy) {
          copy.hoistReason.str() + where + ")";
 }
 
+/// The kernels a copy may run beside: `3 kernel(s) (2 issued before it)`,
+/// and those issued before its block.
+std::string describeOverlap(const PlannedCopy &copy) {
+  unsigned kernels = copy.kernelsOverlapped + copy.kernelsOverlappedBefore;
+  std::string text;
+  if (kernels > 0) {
+    text = std::to_string(kernels) + " kernel(s)";
+    if (copy.kernelsOverlappedBefore > 0)
+      text += " (" + std::to_string(copy.kernelsOverlappedBefore) +
+              " issued before it)";
+  }
+  if (copy.overlapsEarlierKernels)
+    text += std::string(kernels > 0 ? " and " : "") +
+            "the kernels still running when its block starts";
+  return text;
+}
+
 void emitCopyRemarks(const CopyPlan &plan, const PlannedCopy &copy) {
   Location loc = copy.original->getLoc();
   std::string slot = std::to_string(copy.slot);
@@ -66,14 +83,12 @@ void emitCopyRemarks(const CopyPlan &plan, const PlannedCopy &copy) {
     return copy.firstWaiter.describe("the end of its block") + " (" +
            copy.waitReason.str() + ")";
   };
-  if (copy.kernelsOverlapped > 0) {
+  if (copy.mayOverlapKernels()) {
     if (auto remark =
             remark::passed(vyre::getSourceLocation(loc),
                            remarkOptions(plan.function, "CopyOverlapped")))
-      remark << what + " may overlap " +
-                    std::to_string(copy.kernelsOverlapped) +
-                    " kernel(s); first wait at " + wait() +
-                    describeLimit(copy);
+      remark << what + " may overlap " + describeOverlap(copy) +
+                    "; first wait at " + wait() + describeLimit(copy);
   } else if (auto remark = remark::missed(
                  vyre::getSourceLocation(loc),
                  remarkOptions(plan.function, "CopyNotOverlapped"))) {

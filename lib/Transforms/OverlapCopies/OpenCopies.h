@@ -75,8 +75,20 @@ public:
   /// Slots that main-stream work since the host last waited for the main
   /// stream may still be touching.
   AccessSummary mainInFlight;
-  /// Kernels so far in the block.
+  /// Kernels so far in the block, and before each op of it looked at.
   unsigned kernels = 0;
+  DenseMap<Operation *, unsigned> kernelsBeforeOp;
+  /// Kernels of the block the host has waited for (by waiting for the main
+  /// stream at or after them); whether kernels issued before the block may
+  /// still be running.
+  unsigned kernelsDone = 0;
+  bool earlierKernelsInFlight = false;
+  /// The block, and where it is nested: the open copies of the block around
+  /// it (as they are before its op), and whether its op repeats it with
+  /// kernels in it (a loop: an earlier iteration's kernels may be running).
+  Block *block = nullptr;
+  const OpenCopies *parent = nullptr;
+  bool repeatsKernels = false;
   /// Copies looked at so far, for tests of how the work grows.
   uint64_t steps = 0;
 

@@ -20,6 +20,10 @@
 #include "vyre/Transforms/OverlapCopies/CopyRemarks.h"
 #include "vyre/Transforms/OverlapCopies/OrderCopiesByNeed.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "overlap-copies"
+
 namespace mlir::vyre {
 #define GEN_PASS_DEF_OVERLAPCOPIESPASS
 #include "vyre/Transforms/Passes.h.inc"
@@ -87,14 +91,25 @@ struct OverlapCopiesPass
             .wasInterrupted();
     if (handWritten && asyncD2H)
       overlap::emitHandWrittenAsyncRemark(function);
-    overlap::PlanOptions options{hoist, sideStreams, asyncD2H && !handWritten,
-                                 d2hStreams, {}};
+    overlap::PlanOptions options{hoist,
+                                 sideStreams,
+                                 asyncD2H && !handWritten,
+                                 d2hStreams,
+                                 {},
+                                 /*inPlaceCopiesBlockHost=*/!asyncInPlace};
     overlap::CopyCostOptions costs{h2dGBps,         d2hGBps,  copyLatencyUs,
                                    defaultKernelUs, launchUs, eventUs,
                                    hostSyncUs,      streamCreateUs,
                                    /*inPlaceBlocksHost=*/!asyncInPlace};
+    overlap::PlanWork work;
     overlap::CopyPlan plan = overlap::planCopyOverlapWithCosts(
-        function, slots, options, costModel ? &costs : nullptr);
+        function, slots, options, costModel ? &costs : nullptr, &work);
+    LLVM_DEBUG({
+      llvm::dbgs() << "[" DEBUG_TYPE "] @" << function.getName() << ": ";
+      work.print(llvm::dbgs());
+      llvm::dbgs() << "\n";
+      plan.print(llvm::dbgs());
+    });
     overlap::emitPlanRemarks(plan);
     overlap::applyCopyPlan(plan);
     // The copies left on the main stream no longer make the host wait.

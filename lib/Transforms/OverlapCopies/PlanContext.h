@@ -45,6 +45,8 @@ public:
   /// them): their tokens take part in stream order, which revising a plan
   /// does not follow.
   bool hasInputAsyncCopies = false;
+  /// PlanOptions::inPlaceCopiesBlockHost.
+  bool inPlaceCopiesBlockHost = true;
 
   /// The planned copies placed after each op of a block (null: at its
   /// start), in order.

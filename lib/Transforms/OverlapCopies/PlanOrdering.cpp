@@ -32,7 +32,8 @@ public:
   explicit OrderingPlanner(PlanContext &context)
       : context(context), plan(context.plan), slots(context.slots) {}
 
-  void planBlock(Block &block, const AccessSummary &inFlight);
+  void planBlock(Block &block, const AccessSummary &inFlight,
+                 const OpenCopies *parent);
 
 private:
   void startCopiesAfter(Block &block, Operation *anchor, OpenCopies &open);
@@ -45,12 +46,18 @@ private:
   const AccessSummary &mainStreamSlots(Operation *op);
   bool isSyncedByEndOfBlock(Operation &op);
   void planMainStreamSync(Block *block, Operation *before, Location loc);
-  void mainStreamDone(OpenCopies &open);
+  void mainStreamDone(OpenCopies &open, bool hostWaits = true);
+  static void hostWaitedForKernels(OpenCopies &open, unsigned kernels);
+  void noteKernelsOverlappedBefore(PlannedCopy *copy, const OpenCopies &open);
+  unsigned kernelsAfter(const OpenCopies &open, Operation *anchor);
+  bool earlierKernelsAfter(const OpenCopies &open, Block *recordBlock,
+                           Operation *anchor);
   SmallVector<unsigned> minimalCopies(ArrayRef<PlannedCopy *> copies);
   void markDeviceCovered(PlannedCopy *copy, unsigned wait);
   void markHostCovered(PlannedCopy *copy);
-  void synchronize(Block &block, Operation *op,
-                   ArrayRef<PlannedCopy *> copies, bool includeWaited);
+  std::optional<unsigned> synchronize(Block &block, Operation *op,
+                                      ArrayRef<PlannedCopy *> copies,
+                                      bool includeWaited);
   void joinAtEnd(Block &block, Operation *terminator, OpenCopies &open);
   void joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
                              ArrayRef<PlannedCopy *> pending,
@@ -71,22 +78,49 @@ private:
 
 } // namespace
 
-void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
+void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
+                                const OpenCopies *parent) {
   OpenCopies open(context.hostAliasing);
   open.mainInFlight = inFlight;
+  open.block = &block;
+  open.parent = parent;
+  // Kernels may be running when the block starts: those issued before its
+  // op, and, in a loop, an earlier iteration's. (A block after a function's
+  // entry block may start with anything running.)
+  if (parent) {
+    Operation *op = block.getParentOp();
+    open.repeatsKernels =
+        !isa<scf::IfOp>(op) && context.footprints.get(op).numKernels != 0;
+    open.earlierKernelsInFlight = parent->earlierKernelsInFlight ||
+                                  parent->kernels > parent->kernelsDone ||
+                                  open.repeatsKernels;
+  } else {
+    open.earlierKernelsInFlight = !block.isEntryBlock();
+  }
   bool joined = false;
   startCopiesAfter(block, nullptr, open);
   for (Operation &op : block) {
     ++context.steps;
+    open.kernelsBeforeOp[&op] = open.kernels;
     if (context.replaced.contains(&op))
       continue;
     // Device code gets no host waits: the op as a whole waits before it.
+    bool hostWaitsAfterOp = false;
     if (op.getNumRegions() != 0 && !hasDeviceCodeRegions(&op)) {
       AccessSummary nestedInFlight = open.mainInFlight;
       nestedInFlight.merge(mainStreamSlots(&op));
+      size_t insertionsBefore = plan.insertions.size();
       for (Region &region : op.getRegions())
         for (Block &nested : region)
-          planBlock(nested, nestedInFlight);
+          planBlock(nested, nestedInFlight, &open);
+      // A device-only loop ends with the host waiting for the main stream,
+      // right after the op.
+      hostWaitsAfterOp = llvm::any_of(
+          llvm::drop_begin(plan.insertions, insertionsBefore),
+          [&](const PlannedInsertion &insertion) {
+            return insertion.kind == PlannedInsertion::Kind::MainStreamSync &&
+                   insertion.block == &block;
+          });
     }
     if (op.hasTrait<OpTrait::IsTerminator>()) {
       joinAtEnd(block, &op, open);
@@ -104,6 +138,8 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight) {
                     open);
       open.kernels += footprint.numKernels;
     }
+    if (hostWaitsAfterOp)
+      hostWaitedForKernels(open, open.kernels);
     startCopiesAfter(block, &op, open);
   }
   if (!joined)
@@ -122,6 +158,7 @@ void OrderingPlanner::startCopiesAfter(Block &block, Operation *anchor,
 
 void OrderingPlanner::startTracking(PlannedCopy *copy, OpenCopies &open) {
   copy->kernelsBefore = open.kernels;
+  noteKernelsOverlappedBefore(copy, open);
   // A copy into the host runs on its own stream, which a main-stream wait
   // does not order: it depends on the open copies it conflicts with.
   if (copy->toHost) {
@@ -184,6 +221,68 @@ void OrderingPlanner::noteFirstWait(PlannedCopy *copy, PlanOp waiter,
   copy->kernelsOverlapped = kernels - copy->kernelsBefore;
 }
 
+/// How many kernels of `open`'s block, issued so far, run after the main
+/// stream passes `anchor` (null: the block's start) of that block, and the
+/// host has not waited for.
+unsigned OrderingPlanner::kernelsAfter(const OpenCopies &open,
+                                       Operation *anchor) {
+  unsigned ordered = open.kernelsDone;
+  if (anchor) {
+    auto known = open.kernelsBeforeOp.find(anchor);
+    ordered =
+        std::max(ordered, known == open.kernelsBeforeOp.end()
+                              ? open.kernels
+                              : known->second +
+                                    context.footprints.get(anchor).numKernels);
+  }
+  return open.kernels - std::min(ordered, open.kernels);
+}
+
+/// Whether kernels issued before `open`'s block may run after the main
+/// stream passes `anchor` in `recordBlock`, a block around it: those of the
+/// blocks in between, an earlier iteration of a loop in between, and those
+/// `recordBlock` issued after the anchor.
+bool OrderingPlanner::earlierKernelsAfter(const OpenCopies &open,
+                                          Block *recordBlock,
+                                          Operation *anchor) {
+  for (const OpenCopies *level = &open; level->parent; level = level->parent) {
+    if (!level->earlierKernelsInFlight)
+      return false;
+    if (level->repeatsKernels)
+      return true;
+    const OpenCopies &around = *level->parent;
+    if (around.block == recordBlock)
+      return kernelsAfter(around, anchor) != 0;
+    if (around.kernels > around.kernelsDone)
+      return true;
+  }
+  // The record's block was not found around the copy: it may overlap.
+  return true;
+}
+
+/// The kernels issued before `copy` that it may run beside: those the host
+/// has not waited for, after the main-stream points the copy's records make
+/// it wait for. A record in its own block orders it after the kernels up to
+/// its anchor, and every kernel before the block; one in a block around it
+/// (a copy in a branch) after that block's kernels up to its anchor.
+void OrderingPlanner::noteKernelsOverlappedBefore(PlannedCopy *copy,
+                                                  const OpenCopies &open) {
+  unsigned before = kernelsAfter(open, nullptr);
+  bool earlier = open.earlierKernelsInFlight;
+  for (const PlannedDependency &dependency : copy->dependencies) {
+    if (dependency.kind != PlannedDependency::Kind::Record)
+      continue;
+    if (!dependency.recordBlock || dependency.recordBlock == open.block) {
+      before = std::min(before, kernelsAfter(open, dependency.recordAnchor));
+      earlier = false;
+    } else {
+      earlier = earlier && earlierKernelsAfter(open, dependency.recordBlock,
+                                               dependency.recordAnchor);
+    }
+  }
+  copy->kernelsOverlappedBefore = before;
+  copy->overlapsEarlierKernels = earlier;
+}
 
 /// Whether a host op with `footprint` may touch what the main stream is still
 /// working on: an op of unknown effect, or a host access to a busy slot.
@@ -218,9 +317,17 @@ void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
   for (PlannedCopy *copy : orders.sync)
     orders.wait.remove(copy);
 
-  if (!orders.sync.empty())
-    synchronize(*op->getBlock(), op, orders.sync.getArrayRef(),
-                /*includeWaited=*/true);
+  if (!orders.sync.empty()) {
+    // Waiting on a record after a main-stream wait, the host also waits for
+    // the kernels before that wait.
+    std::optional<unsigned> hostWaitedAfter = synchronize(
+        *op->getBlock(), op, orders.sync.getArrayRef(), /*includeWaited=*/true);
+    if (hostWaitedAfter)
+      if (Operation *before = plan.insertions[*hostWaitedAfter].before)
+        if (Operation *ancestor =
+                op->getBlock()->findAncestorOpInBlock(*before))
+          hostWaitedForKernels(open, open.kernelsBeforeOp.lookup(ancestor));
+  }
   if (!orders.wait.empty()) {
     unsigned wait = plan.insertions.size();
     plan.insertions.push_back({PlannedInsertion::Kind::Wait, op->getBlock(),
@@ -242,7 +349,8 @@ void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
   // A synchronous copy returns to the host once the main stream is done.
   auto streamOp = dyn_cast<StreamOpInterface>(op);
   if (streamOp && streamOp.getStreamIndex() && streamOp.blocksHost())
-    mainStreamDone(open);
+    mainStreamDone(open, /*hostWaits=*/context.inPlaceCopiesBlockHost ||
+                             !isa<CopyH2DOp, CopyD2HOp>(op));
   else
     open.mainInFlight.merge(leftInFlight);
 }
@@ -327,11 +435,20 @@ void OrderingPlanner::planMainStreamSync(Block *block, Operation *before,
                                nullptr, before, 0, {}, std::nullopt, loc});
 }
 
-void OrderingPlanner::mainStreamDone(OpenCopies &open) {
+/// The host waits for the main stream (`hostWaits`), or is planned as if it
+/// did (a copy left in place that async-in-place will make asynchronous).
+void OrderingPlanner::mainStreamDone(OpenCopies &open, bool hostWaits) {
   open.mainInFlight = AccessSummary();
+  if (hostWaits)
+    hostWaitedForKernels(open, open.kernels);
   for (PlannedCopy *copy : open.notDoneForHost())
     if (copy->deviceCovered)
       markHostCovered(copy);
+}
+
+void OrderingPlanner::hostWaitedForKernels(OpenCopies &open, unsigned kernels) {
+  open.kernelsDone = std::max(open.kernelsDone, kernels);
+  open.earlierKernelsInFlight = false;
 }
 
 SmallVector<unsigned>
@@ -392,10 +509,11 @@ void OrderingPlanner::markHostCovered(PlannedCopy *copy) {
 /// Plans one vyre.sync before `op` (null: the end of `block`) that orders the
 /// host after `copies`. A copy the main stream already waited for is not
 /// waited for again: the host synchronizes on a vyre.record after the latest
-/// such wait instead (only if `includeWaited`).
-void OrderingPlanner::synchronize(Block &block, Operation *op,
-                                  ArrayRef<PlannedCopy *> copies,
-                                  bool includeWaited) {
+/// such wait instead (only if `includeWaited`); returns that wait.
+std::optional<unsigned>
+OrderingPlanner::synchronize(Block &block, Operation *op,
+                             ArrayRef<PlannedCopy *> copies,
+                             bool includeWaited) {
   SmallVector<PlannedCopy *> direct;
   std::optional<unsigned> latestWait;
   for (PlannedCopy *copy : copies) {
@@ -423,6 +541,7 @@ void OrderingPlanner::synchronize(Block &block, Operation *op,
   for (PlannedCopy *copy : copies)
     if (includeWaited || !copy->deviceCovered)
       markHostCovered(copy);
+  return latestWait;
 }
 
 /// Whether the ops of `block`, besides vyre ops, neither touch memory nor
@@ -532,6 +651,8 @@ void overlap::planOrdering(PlanContext &context) {
   OrderingPlanner planner(context);
   // A block after the entry block may start with the main stream busy.
   for (Block &block : context.plan.function.getFunctionBody())
-    planner.planBlock(block, block.isEntryBlock() ? AccessSummary()
-                                                  : AccessSummary::unknown());
+    planner.planBlock(block,
+                      block.isEntryBlock() ? AccessSummary()
+                                           : AccessSummary::unknown(),
+                      /*parent=*/nullptr);
 }

@@ -22,7 +22,11 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include "llvm/Support/Debug.h"
+
 #include <cmath>
+
+#define DEBUG_TYPE "vyre-pipeline-loops"
 
 namespace mlir::vyre {
 #define GEN_PASS_DEF_PIPELINELOOPSPASS
@@ -308,6 +312,12 @@ private:
     unsigned depth = pipelineDepth;
     while (depth >= 2 && (depth - 1) * bytesPerBuffer > budgetLeft)
       --depth;
+    LLVM_DEBUG(llvm::dbgs()
+               << "[" DEBUG_TYPE "] loop at " << loop.getLoc() << ": "
+               << analysis.rotated.size() << " rotated buffer(s), "
+               << bytesPerBuffer << " bytes per iteration ahead, " << budgetLeft
+               << " bytes of budget left: depth " << depth << " (asked "
+               << pipelineDepth << ")\n");
     unsigned numFills = 0, numBranchFills = 0;
     for (const RotatedBuffer &rotated : analysis.rotated) {
       numFills += bool(rotated.fill);

@@ -338,6 +338,24 @@ TEST_F(OverlapCopiesTest, AFunctionIsPlannedOnceAndRevisedOnceWhateverTheSweepsD
   EXPECT_TRUE(planOptions.leaveInPlace.contains(plan.copies[0].original));
   EXPECT_FALSE(plan.copies[1].leftInPlace);
 
+  // What the debug output prints of the work and the plan.
+  std::string workText;
+  llvm::raw_string_ostream workStream(workText);
+  work.print(workStream);
+  EXPECT_TRUE(StringRef(workText).starts_with(
+      "1 plan(s) (1 revised), 2 cost-model sweep(s) weighing 3 copies, "))
+      << workText;
+  std::string planText;
+  llvm::raw_string_ostream planStream(planText);
+  plan.print(planStream);
+  SmallVector<StringRef> lines;
+  StringRef(planText).trim().split(lines, '\n');
+  ASSERT_EQ(lines.size(), 2u) << planText;
+  EXPECT_EQ(lines[0].str(), "copy #0 into slot " +
+                                std::to_string(plan.copies[0].slot) +
+                                ": left in place by the cost model");
+  EXPECT_TRUE(lines[1].starts_with("copy #1 into slot ")) << lines[1].str();
+
   // Without a cost model: one plan, no sweep.
   overlap::PlanOptions allMoved{/*hoist=*/true, 1};
   overlap::PlanWork moved;

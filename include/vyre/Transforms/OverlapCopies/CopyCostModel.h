@@ -121,6 +121,9 @@ struct PlanWork {
   unsigned sweeps = 0;
   unsigned copiesWeighed = 0;
   uint64_t costModelSteps = 0;
+
+  /// One line: `2 plan(s) (1 revised), 2 sweep(s) weighing 3 copies, ...`.
+  void print(llvm::raw_ostream &os) const;
 };
 
 /// How many times at most the cost model weighs the copies of a function's

@@ -148,11 +148,26 @@ struct PlannedCopy {
   /// the main stream after the copy.
   std::optional<unsigned> coveringWait;
   /// Kernels before the copy in its block; the first op that waited for it
-  /// (none: the end of the block), why, and how many kernels ran in between.
+  /// (none: the end of the block), why, and how many kernels were issued in
+  /// between.
   unsigned kernelsBefore = 0;
   PlanOp firstWaiter;
   OrderReason waitReason = OrderReason::of(OrderReason::Kind::EndOfBlock);
   unsigned kernelsOverlapped = 0;
+  /// Kernels issued before the copy, in its block, that it may still run
+  /// beside: those after the main-stream point its records make it wait
+  /// for, and after the last point the host waited for the main stream.
+  unsigned kernelsOverlappedBefore = 0;
+  /// Whether it may also run beside kernels issued before its block (an
+  /// earlier iteration's, or those before the loop or branch), which
+  /// nothing orders it after.
+  bool overlapsEarlierKernels = false;
+
+  /// Whether the copy may run beside some kernel.
+  bool mayOverlapKernels() const {
+    return kernelsOverlapped + kernelsOverlappedBefore > 0 ||
+           overlapsEarlierKernels;
+  }
 
   /// Whether the cost model left the copy where it is, synchronous, after
   /// planning: nothing is built for it, the input copy stays, and later ops
@@ -215,6 +230,9 @@ struct CopyPlan {
   /// Prints the plan of copy `index`, one line: where it goes, its stream,
   /// its dependencies, and the first op that waits for it.
   void printCopy(llvm::raw_ostream &os, unsigned index) const;
+  /// Prints every copy's plan, one line each (those the cost model left in
+  /// place say so), and the copies kept where they are.
+  void print(llvm::raw_ostream &os) const;
 };
 
 /// Options of the planner; those of --overlap-copies.
@@ -229,6 +247,11 @@ struct PlanOptions {
   unsigned d2hStreams = 1;
   /// Copies to leave as they are (the cost model found they do not pay).
   llvm::SmallPtrSet<Operation *, 4> leaveInPlace;
+  /// Whether the copies left on the main stream make the host wait for it
+  /// (not with async-in-place). Only the count of the kernels a copy may
+  /// run beside reads it: the waits are planned as if they did, and
+  /// async-in-place orders what relied on that.
+  bool inPlaceCopiesBlockHost = true;
 };
 
 /// Plans the copies of `function`. The IR is not changed.
