@@ -89,6 +89,23 @@ func.func @kernels_issued_before(%h: memref<16xf32> {vyre.pinned}, %v: f32) {
   return
 }
 
+// Tests that a later copy waiting for a copy does not end what the copy
+// overlaps: the first copy into slot 2 runs beside both readers of slot 3
+// until the reader of slot 2 waits for the copy after it (and so for it).
+func.func @later_copy_waits(%h: memref<16xf32> {vyre.pinned}, %g: memref<16xf32> {vyre.pinned}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  // expected-remark @+1 {{copy into slot 2 may overlap 2 kernel(s); first wait at 'vyre.copy_h2d_async' (write-after-write)"}}
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  // expected-remark @+1 {{copy into slot 2 may overlap 2 kernel(s); first wait at 'vyre.dispatch' (read-after-write); it cannot move above 'vyre.copy_h2d_async' (write-after-write on slot 2)"}}
+  vyre.copy_h2d %g to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  return
+}
+
 // Tests a copy in a branch: it may run beside the kernel issued before the
 // scf.if, which nothing orders it after; next to it, a copy whose slot that
 // kernel writes waits for it (a record before the scf.if), and overlaps

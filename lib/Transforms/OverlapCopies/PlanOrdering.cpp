@@ -39,8 +39,8 @@ private:
   void startCopiesAfter(Block &block, Operation *anchor, OpenCopies &open);
   void startTracking(PlannedCopy *copy, OpenCopies &open);
   void orderForeignCopy(Operation *foreign, OpenCopies &open);
-  void noteFirstWait(PlannedCopy *copy, PlanOp waiter, OrderReason reason,
-                     unsigned kernels);
+  void noteFirstWait(PlannedCopy *copy, PlanOp waiter, OrderReason reason);
+  unsigned kernelsIssuedSince(const PlannedCopy *copy) const;
   void orderBefore(Operation *op, const OpFootprint &footprint,
                    const AccessSummary &leftInFlight, OpenCopies &open);
   const AccessSummary &mainStreamSlots(Operation *op);
@@ -70,6 +70,8 @@ private:
   DenseSet<unsigned> recordAfterWait;
   /// What each loop or branch leaves on the main stream (mainStreamSlots).
   DenseMap<Operation *, AccessSummary> mainStreamSlotsOf;
+  /// The open copies of the innermost block being planned.
+  const OpenCopies *current = nullptr;
   /// Whether each block looked at is device-only (isDeviceOnlyBlock).
   DenseMap<Block *, bool> deviceOnlyBlocks;
   bool isDeviceOnlyBlock(Block &block);
@@ -84,6 +86,8 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
   open.mainInFlight = inFlight;
   open.block = &block;
   open.parent = parent;
+  const OpenCopies *outer = current;
+  current = &open;
   // Kernels may be running when the block starts: those issued before its
   // op, and, in a loop, an earlier iteration's. (A block after a function's
   // entry block may start with anything running.)
@@ -145,6 +149,7 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
   if (!joined)
     joinAtEnd(block, nullptr, open);
   context.steps += open.steps + open.all.size();
+  current = outer;
 }
 
 void OrderingPlanner::startCopiesAfter(Block &block, Operation *anchor,
@@ -180,10 +185,9 @@ void OrderingPlanner::startTracking(PlannedCopy *copy, OpenCopies &open) {
     copy->implies.push_back(dependency.copy);
     Concurrency verdict =
         canRunConcurrently(prior->summarize(), copy->summarize());
-    noteFirstWait(prior, {nullptr, copy->id},
-                  OrderReason::of(
-                      verdict.reason.value_or(HazardKind::WriteWrite)),
-                  open.kernels);
+    noteFirstWait(
+        prior, {nullptr, copy->id},
+        OrderReason::of(verdict.reason.value_or(HazardKind::WriteWrite)));
     // A later copy into the same slots implies this one for later readers
     // of them; a copy into the host does not write them.
     if (!copy->toHost && !prior->toHost)
@@ -213,12 +217,27 @@ void OrderingPlanner::orderForeignCopy(Operation *foreign, OpenCopies &open) {
 }
 
 void OrderingPlanner::noteFirstWait(PlannedCopy *copy, PlanOp waiter,
-                                    OrderReason reason, unsigned kernels) {
+                                    OrderReason reason) {
   if (copy->firstWaiter)
     return;
   copy->firstWaiter = waiter;
   copy->waitReason = reason;
-  copy->kernelsOverlapped = kernels - copy->kernelsBefore;
+}
+
+/// The kernels issued since `copy` was, on the path through the blocks
+/// being planned: those of its block after it, and those of the blocks
+/// nested in it so far. A later copy that depends on it does not hold the
+/// main stream: the kernels it may run beside are counted up to the point
+/// where the main stream, or the host, first waits for it.
+unsigned OrderingPlanner::kernelsIssuedSince(const PlannedCopy *copy) const {
+  unsigned nested = 0;
+  for (const OpenCopies *level = current; level; level = level->parent) {
+    if (level->block == copy->block)
+      return nested + level->kernels -
+             std::min(copy->kernelsBefore, level->kernels);
+    nested += level->kernels;
+  }
+  return nested;
 }
 
 /// How many kernels of `open`'s block, issued so far, run after the main
@@ -338,7 +357,7 @@ void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
       markDeviceCovered(copy, wait);
   }
   for (auto &[copy, reason] : orders.reasons)
-    noteFirstWait(copy, {op, std::nullopt}, reason, open.kernels);
+    noteFirstWait(copy, {op, std::nullopt}, reason);
 
   // Kernels run beside the host: a host op that may touch what the main
   // stream is still working on first waits for the main stream.
@@ -492,6 +511,7 @@ void OrderingPlanner::markDeviceCovered(PlannedCopy *copy, unsigned wait) {
   if (copy->deviceCovered)
     return;
   copy->deviceCovered = true;
+  copy->kernelsOverlapped = kernelsIssuedSince(copy);
   copy->coveringWait = wait;
   for (unsigned prior : copy->implies)
     markDeviceCovered(&plan.copies[prior], wait);
@@ -500,6 +520,8 @@ void OrderingPlanner::markDeviceCovered(PlannedCopy *copy, unsigned wait) {
 void OrderingPlanner::markHostCovered(PlannedCopy *copy) {
   if (copy->hostCovered)
     return;
+  if (!copy->deviceCovered)
+    copy->kernelsOverlapped = kernelsIssuedSince(copy);
   copy->hostCovered = true;
   copy->deviceCovered = true;
   for (unsigned prior : copy->implies)
@@ -594,8 +616,7 @@ void OrderingPlanner::joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
   if (!unwaited.empty()) {
     for (PlannedCopy *copy : unwaited)
       noteFirstWait(copy, {terminator, std::nullopt},
-                    OrderReason::of(OrderReason::Kind::EndOfBlock),
-                    open.kernels);
+                    OrderReason::of(OrderReason::Kind::EndOfBlock));
     unsigned wait = plan.insertions.size();
     plan.insertions.push_back({PlannedInsertion::Kind::Wait, &block, nullptr,
                                terminator, 0, minimalCopies(unwaited),
@@ -641,8 +662,7 @@ void OrderingPlanner::joinAtEnd(Block &block, Operation *terminator,
   for (PlannedCopy *copy : pending)
     if (!copy->deviceCovered)
       noteFirstWait(copy, {terminator, std::nullopt},
-                    OrderReason::of(OrderReason::Kind::EndOfBlock),
-                    open.kernels);
+                    OrderReason::of(OrderReason::Kind::EndOfBlock));
   if (!pending.empty())
     synchronize(block, terminator, pending, needsHostOrder);
 }

@@ -148,8 +148,9 @@ struct PlannedCopy {
   /// the main stream after the copy.
   std::optional<unsigned> coveringWait;
   /// Kernels before the copy in its block; the first op that waited for it
-  /// (none: the end of the block), why, and how many kernels were issued in
-  /// between.
+  /// (none: the end of the block; a later copy that depends on it), and why;
+  /// how many kernels were issued after it before the main stream or the
+  /// host first waited for it.
   unsigned kernelsBefore = 0;
   PlanOp firstWaiter;
   OrderReason waitReason = OrderReason::of(OrderReason::Kind::EndOfBlock);
