@@ -106,6 +106,45 @@ func.func @later_copy_waits(%h: memref<16xf32> {vyre.pinned}, %g: memref<16xf32>
   return
 }
 
+// Tests a copy placed right after a loop that holds only device work: the
+// host waits for the main stream after that loop, but after the copy is
+// issued, which may still run beside the loop's kernels.
+func.func @after_device_only_loop(%hb: memref<64xf32> {vyre.pinned, llvm.noalias}, %out: memref<16xf32> {vyre.pinned, llvm.noalias}) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%m = %c0) -> (index) {
+    %off = arith.muli %i, %c16 : index
+    %sv = memref.subview %hb[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
+    %cv = memref.cast %sv : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+    // expected-remark @+1 {{copy into slot 3 overlaps no kernel}}
+    vyre.copy_h2d %cv to %b : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+    scf.yield %m : index
+  }
+  // expected-remark @+1 {{copy from slot 2 may overlap 1 kernel(s) (1 issued before it); first wait at 'memref.load' (read-after-write)"}}
+  vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
+  %x = memref.load %out[%c0] : memref<16xf32>
+  return %x : f32
+}
+
+// Tests that a call the host does not wait before counts as a kernel it may
+// launch: the copy moves above it and may run beside what it launches.
+func.func private @launches_own_kernels() attributes {vyre.effects = "none"}
+func.func @beside_a_call(%h: memref<16xf32> {vyre.pinned}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  func.call @launches_own_kernels() : () -> ()
+  // expected-remark @+1 {{copy into slot 1 may overlap 1 kernel(s); first wait at 'vyre.dispatch' (read-after-write)"}}
+  vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  return
+}
+
 // Tests a copy in a branch: it may run beside the kernel issued before the
 // scf.if, which nothing orders it after; next to it, a copy whose slot that
 // kernel writes waits for it (a record before the scf.if), and overlaps

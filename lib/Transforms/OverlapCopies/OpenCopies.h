@@ -75,9 +75,11 @@ public:
   /// Slots that main-stream work since the host last waited for the main
   /// stream may still be touching.
   AccessSummary mainInFlight;
-  /// Kernels so far in the block, and before each op of it looked at.
+  /// Kernels so far in the block, and before and after each op of it
+  /// looked at.
   unsigned kernels = 0;
   DenseMap<Operation *, unsigned> kernelsBeforeOp;
+  DenseMap<Operation *, unsigned> kernelsAfterOp;
   /// Kernels of the block the host has waited for (by waiting for the main
   /// stream at or after them); whether kernels issued before the block may
   /// still be running.

@@ -15,7 +15,9 @@
 #include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/OpFootprint.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -32,8 +34,8 @@ public:
   explicit OrderingPlanner(PlanContext &context)
       : context(context), plan(context.plan), slots(context.slots) {}
 
-  void planBlock(Block &block, const AccessSummary &inFlight,
-                 const OpenCopies *parent);
+  unsigned planBlock(Block &block, const AccessSummary &inFlight,
+                     const OpenCopies *parent);
 
 private:
   void startCopiesAfter(Block &block, Operation *anchor, OpenCopies &open);
@@ -80,8 +82,20 @@ private:
 
 } // namespace
 
-void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
-                                const OpenCopies *parent) {
+/// Whether `op` may launch kernels that its footprint does not count: a call
+/// the host does not wait before (one of unknown effect synchronizes the
+/// copies in flight before it), or a `gpu.launch_func` written in the host
+/// code. Each counts as one kernel among those a copy may run beside.
+static bool mayLaunchUncountedKernels(Operation *op,
+                                      const OpFootprint &footprint) {
+  return (isa<CallOpInterface>(op) && !footprint.unknown) ||
+         isa<gpu::LaunchFuncOp>(op);
+}
+
+/// Plans the waits of `block`; returns how many kernels its calls and
+/// written launches (and those of the blocks nested in it) count for.
+unsigned OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
+                                    const OpenCopies *parent) {
   OpenCopies open(context.hostAliasing);
   open.mainInFlight = inFlight;
   open.block = &block;
@@ -102,21 +116,25 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
     open.earlierKernelsInFlight = !block.isEntryBlock();
   }
   bool joined = false;
+  unsigned launchedByCalls = 0;
   startCopiesAfter(block, nullptr, open);
   for (Operation &op : block) {
     ++context.steps;
     open.kernelsBeforeOp[&op] = open.kernels;
-    if (context.replaced.contains(&op))
+    if (context.replaced.contains(&op)) {
+      open.kernelsAfterOp[&op] = open.kernels;
       continue;
+    }
     // Device code gets no host waits: the op as a whole waits before it.
     bool hostWaitsAfterOp = false;
+    unsigned nestedCallKernels = 0;
     if (op.getNumRegions() != 0 && !hasDeviceCodeRegions(&op)) {
       AccessSummary nestedInFlight = open.mainInFlight;
       nestedInFlight.merge(mainStreamSlots(&op));
       size_t insertionsBefore = plan.insertions.size();
       for (Region &region : op.getRegions())
         for (Block &nested : region)
-          planBlock(nested, nestedInFlight, &open);
+          nestedCallKernels += planBlock(nested, nestedInFlight, &open);
       // A device-only loop ends with the host waiting for the main stream,
       // right after the op.
       hostWaitsAfterOp = llvm::any_of(
@@ -140,16 +158,23 @@ void OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
                     op.getNumRegions() != 0 ? mainStreamSlots(&op)
                                             : footprint.device.slots,
                     open);
-      open.kernels += footprint.numKernels;
+      unsigned byCalls =
+          nestedCallKernels + mayLaunchUncountedKernels(&op, footprint);
+      launchedByCalls += byCalls;
+      open.kernels += footprint.numKernels + byCalls;
     }
+    open.kernelsAfterOp[&op] = open.kernels;
+    startCopiesAfter(block, &op, open);
+    // The host waits for the main stream after the copies placed right
+    // after the op, before the next op.
     if (hostWaitsAfterOp)
       hostWaitedForKernels(open, open.kernels);
-    startCopiesAfter(block, &op, open);
   }
   if (!joined)
     joinAtEnd(block, nullptr, open);
   context.steps += open.steps + open.all.size();
   current = outer;
+  return launchedByCalls;
 }
 
 void OrderingPlanner::startCopiesAfter(Block &block, Operation *anchor,
@@ -247,12 +272,10 @@ unsigned OrderingPlanner::kernelsAfter(const OpenCopies &open,
                                        Operation *anchor) {
   unsigned ordered = open.kernelsDone;
   if (anchor) {
-    auto known = open.kernelsBeforeOp.find(anchor);
+    auto known = open.kernelsAfterOp.find(anchor);
     ordered =
-        std::max(ordered, known == open.kernelsBeforeOp.end()
-                              ? open.kernels
-                              : known->second +
-                                    context.footprints.get(anchor).numKernels);
+        std::max(ordered, known == open.kernelsAfterOp.end() ? open.kernels
+                                                             : known->second);
   }
   return open.kernels - std::min(ordered, open.kernels);
 }
