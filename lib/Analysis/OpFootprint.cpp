@@ -4,6 +4,7 @@
 
 #include "vyre/Analysis/ExplicitAsyncWork.h"
 #include "vyre/Analysis/FunctionEffects.h"
+#include "vyre/Analysis/HostBufferAliasing.h"
 #include "vyre/Analysis/HostEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
@@ -254,4 +255,38 @@ const OpFootprint &OpFootprintCache::getWithRegions(Operation *op) {
           footprint->merge(getWithRegions(&nested));
       }
   return *(withRegions[op] = std::move(footprint));
+}
+
+/// Whether a root of `lhs` and one of `rhs` may be the same host buffer.
+static bool rootsMayOverlap(const llvm::SetVector<Value> &lhs,
+                            const llvm::SetVector<Value> &rhs,
+                            HostBufferAliasing &aliasing) {
+  for (Value a : lhs)
+    for (Value b : rhs)
+      if (a == b || aliasing.mayAlias(a, b))
+        return true;
+  return false;
+}
+
+bool vyre::sidesMayConflict(const SideAccess &lhs, const SideAccess &rhs,
+                            HostBufferAliasing &aliasing) {
+  if (lhs.slots.isUnknown() || rhs.slots.isUnknown()) {
+    if (!lhs.slots.isEmpty() && !rhs.slots.isEmpty())
+      return true;
+  } else {
+    for (unsigned slot : lhs.slots.getWrites())
+      if (rhs.slots.mayAccess(slot))
+        return true;
+    for (unsigned slot : rhs.slots.getWrites())
+      if (lhs.slots.mayAccess(slot))
+        return true;
+  }
+  if ((lhs.anyHostWrite && (rhs.mayReadHost() || rhs.mayWriteHost())) ||
+      (rhs.anyHostWrite && (lhs.mayReadHost() || lhs.mayWriteHost())) ||
+      (lhs.anyHostRead && rhs.mayWriteHost()) ||
+      (rhs.anyHostRead && lhs.mayWriteHost()))
+    return true;
+  return rootsMayOverlap(lhs.hostWrites, rhs.hostWrites, aliasing) ||
+         rootsMayOverlap(lhs.hostWrites, rhs.hostReads, aliasing) ||
+         rootsMayOverlap(lhs.hostReads, rhs.hostWrites, aliasing);
 }

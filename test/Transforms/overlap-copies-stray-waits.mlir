@@ -201,15 +201,13 @@ module attributes {gpu.container_module} {
 // -----
 
 // Tests a host call that fills a staging buffer at the top of the body,
-// whose copy in the cost model leaves in place (64 bytes: the move would
-// cost more than it saves). That copy returns to the host in the earlier
-// iteration (the host waits for it before the next call), and the body's
-// last host wait covers the main stream up to the copy back: nothing the
-// call touches is in flight at the top, so no wait goes there, neither from
-// --overlap-copies (a copy left in place returns once the main stream is
-// done with it) nor from its async-in-place step (what the body's own host
-// waits cover is done by its end). The wait before the second iteration's
-// call, for the copy in place, stays.
+// which --vyre-pipeline-loops issues one iteration early with its copy,
+// after the kernel of the iteration before. The copy that read the staging
+// buffer before the first call of the written-out body returned to the host
+// in the body before (its last host wait covers it): nothing the call
+// touches is in flight at the top, so no wait goes there, neither from
+// --overlap-copies nor from its async-in-place step. The wait before the
+// second call, for the copy before it, stays.
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @infer(%x: memref<16xf32>, %y: memref<16xf32>) kernel {
@@ -230,9 +228,11 @@ module attributes {gpu.container_module} {
   // The loop pipelined at depth 2, its body written out twice:
   // DEFAULT-LABEL: func.func @decoded_staging
   // DEFAULT: scf.for
+  // DEFAULT-NEXT: vyre.record
+  // DEFAULT-NEXT: vyre.dispatch @k::@infer
   // DEFAULT-NOT: vyre.sync
   // DEFAULT: func.call @decode
-  // DEFAULT-NEXT: vyre.copy_h2d_async {{.*}} on stream 0
+  // DEFAULT-NEXT: vyre.copy_h2d_async {{.*}} on stream 1
   // DEFAULT: vyre.sync
   // DEFAULT-NEXT: func.call @decode
   // The remainder loop, where nothing later in the body waits for the copy

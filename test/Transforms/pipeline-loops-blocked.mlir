@@ -62,12 +62,14 @@ func.func @used_after_loop(%h: memref<8x16xf32> {vyre.pinned, llvm.noalias}, %ou
   return
 }
 
-// Tests that a body writing the copy's host source keeps the copy in place
-// (a staging buffer the host refills each iteration), its destination
-// rotating (pipeline-loops-host-produced.mlir), and that a loop carrying
-// values, or calling an unknown function, is left alone.
+// Tests that a body writing the copy's host source twice keeps the copy in
+// place (a staging buffer the host refills each iteration, with two
+// stores), its destination rotating (pipeline-loops-host-produced.mlir),
+// and that a loop carrying values, or calling an unknown function, is left
+// alone.
 // CHECK-LABEL: func.func @host_refills_source
 // CHECK: scf.for
+// CHECK-NEXT: memref.store
 // CHECK-NEXT: memref.store
 // CHECK-NEXT: vyre.copy_h2d
 func.func @host_refills_source(%stage: memref<16xf32> {vyre.pinned}, %v: f32, %n: index) {
@@ -78,7 +80,8 @@ func.func @host_refills_source(%stage: memref<16xf32> {vyre.pinned}, %v: f32, %n
   // expected-remark @below {{loop pipelined at depth 2: 0 copies issued 1 iteration(s) ahead, 1 destination(s) of copies whose source the body writes rotated (the copies stay in place), 64 bytes of extra device memory}}
   scf.for %i = %c0 to %n step %c1 {
     memref.store %v, %stage[%c0] : memref<16xf32>
-    // expected-remark @below {{copy into slot 1 is not issued early: 'memref.store' in the body may write its source}}
+    memref.store %v, %stage[%c1] : memref<16xf32>
+    // expected-remark @below {{copy into slot 1 is not issued early: 'memref.store' in the body may write its source, and cannot be issued early with it: another op of the body writes it too}}
     vyre.copy_h2d %stage to %a : memref<16xf32> to memref<16xf32>
     vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
   }
@@ -96,6 +99,54 @@ func.func @host_refills_source(%stage: memref<16xf32> {vyre.pinned}, %v: f32, %n
     func.call @opaque() : () -> ()
     vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b, %acc : memref<16xf32>, memref<16xf32>)
   }
+  return
+}
+
+// Tests the host ops that write a copy's source but cannot be issued early
+// with it, each with its reason: one after the copy (the copy reads what the
+// iteration before wrote), one whose index the host loads in the body, and
+// one that reads a buffer a copy back of the body writes. Each destination
+// rotates, the copy in place.
+// CHECK-LABEL: func.func @producers_stay
+// CHECK: scf.for
+// CHECK-NEXT: vyre.copy_h2d
+// CHECK-NEXT: vyre.dispatch
+// CHECK-NEXT: memref.store
+func.func @producers_stay(%stage: memref<16xf32> {vyre.pinned, llvm.noalias}, %log: memref<16xf32> {vyre.pinned, llvm.noalias},
+                          %frames: memref<8xindex> {vyre.pinned, llvm.noalias}, %v: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %a2 = vyre.alloc : memref<16xf32>
+  %a3 = vyre.alloc : memref<16xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  // expected-remark @below {{loop pipelined at depth 2: 0 copies issued 1 iteration(s) ahead, 1 destination(s) of copies whose source the body writes rotated (the copies stay in place), 64 bytes of extra device memory}}
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-remark @below {{copy into slot 3 is not issued early: 'memref.store' in the body may write its source, and cannot be issued early with it: it comes after the copy, which reads what the iteration before wrote}}
+    vyre.copy_h2d %stage to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %acc : memref<16xf32>, memref<16xf32>)
+    memref.store %v, %stage[%c0] : memref<16xf32>
+  }
+  // expected-remark @below {{loop pipelined at depth 2: 0 copies issued 1 iteration(s) ahead, 1 destination(s) of copies whose source the body writes rotated (the copies stay in place), 64 bytes of extra device memory}}
+  scf.for %i = %c0 to %n step %c1 {
+    %frame = memref.load %frames[%i] : memref<8xindex>
+    memref.store %v, %stage[%frame] : memref<16xf32>
+    // expected-remark @below {{copy into slot 4 is not issued early: 'memref.store' in the body may write its source, and cannot be issued early with it: its operands are computed inside the loop by an op with effects}}
+    vyre.copy_h2d %stage to %a2 : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a2, %acc : memref<16xf32>, memref<16xf32>)
+  }
+  // expected-remark @below {{loop not pipelined: no copy can be issued early, and no buffer is overwritten by a launch}}
+  scf.for %i = %c0 to %n step %c1 {
+    memref.copy %log, %stage : memref<16xf32> to memref<16xf32>
+    // expected-remark @below {{copy into slot 5 is not issued early: 'memref.copy' in the body may write its source, and cannot be issued early with it: 'vyre.copy_d2h' in the body touches what it writes, or writes what it reads}}
+    vyre.copy_h2d %stage to %a3 : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a3, %acc : memref<16xf32>, memref<16xf32>)
+    vyre.copy_d2h %acc to %log : memref<16xf32> to memref<16xf32>
+  }
+  vyre.dealloc %a : memref<16xf32>
+  vyre.dealloc %a2 : memref<16xf32>
+  vyre.dealloc %a3 : memref<16xf32>
+  vyre.dealloc %acc : memref<16xf32>
   return
 }
 

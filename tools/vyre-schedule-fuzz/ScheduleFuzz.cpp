@@ -3,7 +3,8 @@
 // A property test: generates seeded random vyre programs (H2D and D2H copies,
 // dispatches of kernels with varied read/write sets, shared host buffers,
 // buffer reuse, aliasing views and arguments, dead copies, host loads and
-// stores, stores through pointers, opaque calls, nested scf.for and scf.if,
+// stores, stores through pointers, opaque calls, host calls filling a
+// loop's staging buffer, nested scf.for and scf.if,
 // 2-D tile copies both ways, programs without copies) and checks each at
 // every level it is run at:
 //

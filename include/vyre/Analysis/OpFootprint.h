@@ -20,6 +20,7 @@
 
 namespace mlir::vyre {
 
+class HostBufferAliasing;
 class SlotAccessAnalysis;
 
 /// Accesses made on one side (device or host).
@@ -38,6 +39,13 @@ struct SideAccess {
   bool mayReadHost() const { return anyHostRead || !hostReads.empty(); }
   void merge(const SideAccess &other);
 };
+
+/// Whether two accesses may conflict: one may write a slot or host buffer
+/// the other reads or writes (an unknown slot set meets any other slot, and
+/// host buffers meet where `aliasing` says they may alias). Two accesses that
+/// do not conflict may run in either order.
+bool sidesMayConflict(const SideAccess &lhs, const SideAccess &rhs,
+                      HostBufferAliasing &aliasing);
 
 /// What an op and the ops nested in it may touch.
 struct OpFootprint {

@@ -372,42 +372,6 @@ PendingInBlock::latestConflict(const SideAccess &other, bool unknown) {
   return latest;
 }
 
-/// Whether roots `a` (written if `aWrites`) and those of `b` may overlap.
-static bool rootsMayOverlap(const llvm::SetVector<Value> &lhs,
-                            const llvm::SetVector<Value> &rhs,
-                            HostBufferAliasing &aliasing) {
-  for (Value a : lhs)
-    for (Value b : rhs)
-      if (a == b || aliasing.mayAlias(a, b))
-        return true;
-  return false;
-}
-
-/// Whether two device-side accesses conflict: one writes what the other
-/// touches.
-static bool conflict(const SideAccess &lhs, const SideAccess &rhs,
-                     HostBufferAliasing &aliasing) {
-  if (lhs.slots.isUnknown() || rhs.slots.isUnknown()) {
-    if (!lhs.slots.isEmpty() && !rhs.slots.isEmpty())
-      return true;
-  } else {
-    for (unsigned slot : lhs.slots.getWrites())
-      if (rhs.slots.mayAccess(slot))
-        return true;
-    for (unsigned slot : rhs.slots.getWrites())
-      if (lhs.slots.mayAccess(slot))
-        return true;
-  }
-  if ((lhs.anyHostWrite && (rhs.mayReadHost() || rhs.mayWriteHost())) ||
-      (rhs.anyHostWrite && (lhs.mayReadHost() || lhs.mayWriteHost())) ||
-      (lhs.anyHostRead && rhs.mayWriteHost()) ||
-      (rhs.anyHostRead && lhs.mayWriteHost()))
-    return true;
-  return rootsMayOverlap(lhs.hostWrites, rhs.hostWrites, aliasing) ||
-         rootsMayOverlap(lhs.hostWrites, rhs.hostReads, aliasing) ||
-         rootsMayOverlap(lhs.hostReads, rhs.hostWrites, aliasing);
-}
-
 std::optional<unsigned> PendingInBlock::latestConflictAfter(
     const SideAccess &other, bool unknown, size_t from,
     function_ref<bool(Operation *)> isDone, Operation *query) {
@@ -427,9 +391,9 @@ std::optional<unsigned> PendingInBlock::latestConflictAfter(
     // The copy the entry is (in place, or on a side stream) may touch only
     // other bytes than the query.
     Operation *copy = entry.inPlaceCopy ? entry.inPlaceCopy : entry.sideWork;
-    if (unknown || (conflict(entry.access, other, aliasing) &&
-                    !(copy && copiesTouchOnlyDisjointBytes(copy, query,
-                                                           aliasing))))
+    if (unknown ||
+        (sidesMayConflict(entry.access, other, aliasing) &&
+         !(copy && copiesTouchOnlyDisjointBytes(copy, query, aliasing))))
       return unsigned(i - 1);
   }
   return std::nullopt;

@@ -63,7 +63,12 @@ struct RotatedBuffer {
   /// issued early, but with a buffer of its own each iteration it need not
   /// wait for the kernels of the iteration before. Null otherwise.
   CopyH2DOp inPlaceCopy;
-  /// The pure ops of the body that compute the fill's source, in order.
+  /// The host op of the body that writes the fill's source (a decode call
+  /// that fills a staging buffer, then the copy), issued early with the
+  /// fill, just before it; null where the body does not write the source.
+  Operation *producer = nullptr;
+  /// The pure ops of the body that compute the fill's source (and the
+  /// producer's operands), in order.
   SmallVector<Operation *> sourceSlice;
 
   /// Whether a copy fills it early (directly or under a branch).

@@ -318,9 +318,10 @@ private:
                << bytesPerBuffer << " bytes per iteration ahead, " << budgetLeft
                << " bytes of budget left: depth " << depth << " (asked "
                << pipelineDepth << ")\n");
-    unsigned numFills = 0, numBranchFills = 0;
+    unsigned numFills = 0, numBranchFills = 0, numProduced = 0;
     for (const RotatedBuffer &rotated : analysis.rotated) {
       numFills += bool(rotated.fill);
+      numProduced += bool(rotated.producer);
       numBranchFills += bool(rotated.thenFill) + bool(rotated.elseFill);
     }
     unsigned numInPlace = llvm::count_if(
@@ -358,6 +359,11 @@ private:
             : ", " + std::to_string(numInPlace) +
                   " destination(s) of copies whose source the body writes "
                   "rotated (the copies stay in place)";
+    std::string produced =
+        numProduced == 0
+            ? ""
+            : " (" + std::to_string(numProduced) +
+                  " of them with the host op that writes its source)";
     std::string underBranches =
         numBranchFills == 0
             ? ""
@@ -367,7 +373,7 @@ private:
                    options("LoopPipelined"))
         << "loop pipelined at depth " + std::to_string(depth) + ": " +
                std::to_string(numFills + numBranchFills) + " copies issued " +
-               std::to_string(depth - 1) + " iteration(s) ahead" +
+               std::to_string(depth - 1) + " iteration(s) ahead" + produced +
                underBranches + overwritten + inPlace + ", " +
                std::to_string(extra) + " bytes of extra device memory";
     return depth;

@@ -1,10 +1,12 @@
-//===- PipelinedLoopEmitter.cpp - A loop with copies issued early -*- C++ -*-===//
+//===- PipelinedLoopEmitter.cpp - A loop with copies issued early -*- C++
+//-*-===//
 //
 // Rewrites an scf.for whose rotated buffers A_k are filled by copies (or
 // overwritten by a launch) into a software pipeline of depth D. Iteration i
 // uses A_k[i mod D]: A_k itself and D - 1 new vyre.alloc buffers. Slot i
-// runs the body of iteration i (without its fills and deferred copies back
-// to the host), then the fills of iteration i + a (a = D - 1), then the
+// runs the body of iteration i (without its fills, the host ops that write
+// their sources, and its deferred copies back to the host), then the fills
+// of iteration i + a (a = D - 1), each after its source's producer, then the
 // deferred copies back of iteration i - 1:
 //
 //   T = trip count, P = (T / D) * D                 // pipelined iterations
@@ -117,6 +119,8 @@ public:
       for (CopyH2DOp fill : {copy.fill, copy.thenFill, copy.elseFill})
         if (fill) {
           movedOps.insert(fill.getOperation());
+          if (copy.producer)
+            movedOps.insert(copy.producer);
           Operation *inBody = loop.getBody()->findAncestorOpInBlock(*fill);
           if (inBody != fill.getOperation())
             movedInside[inBody].push_back(fill.getOperation());
@@ -234,6 +238,8 @@ private:
       for (Operation *op : copy.sourceSlice)
         if (!mapping.contains(op->getResult(0)))
           builder.clone(*op, mapping);
+      if (copy.producer)
+        builder.clone(*copy.producer, mapping);
       builder.clone(*copy.fill, mapping);
     }
   }

@@ -1,4 +1,5 @@
-//===- PrefetchLegality.cpp - Which copies a loop may issue early -*- C++ -*-===//
+//===- PrefetchLegality.cpp - Which copies a loop may issue early -*- C++
+//-*-===//
 //
 // A copy C from host buffer H into buffer A, in the body of an scf.for, may
 // be issued d iterations early into one of d + 1 rotating copies of A when:
@@ -16,7 +17,13 @@
 //    outside the loop by ops without effects, so it can be computed early;
 //  - no op of the body writes H, has unknown effects, or may touch any slot
 //    (an access the analysis cannot place could reach A through a copy the
-//    rewrite does not rename);
+//    rewrite does not rename). One host op P before C may write H (a decode
+//    call that fills a staging buffer): P is then issued early with C, just
+//    before it, when it has no results or regions, runs no device work,
+//    names the host buffers it touches, its operands are computed like C's
+//    source, and no other op of the body touches what P writes or writes
+//    what P reads: P crosses only ops it commutes with, and keeps its order
+//    with C and with its own other iterations;
 //  - the body holds no scf.if that an earlier rewrite made (the guard of a
 //    pipelined inner loop): the outer rewrite would write the inner
 //    pipeline out once per slot.
@@ -293,10 +300,10 @@ private:
     if (failed(collectSlice(copy.getSource(), result.sourceSlice)))
       return "its source is computed inside the loop by an op with effects";
     bool deviceWrites = false;
-    if (Operation *writer = findSourceWriter(copy, deviceWrites)) {
-      sourceWritten = !deviceWrites;
-      return describeOp(writer) + " in the body may write its source";
-    }
+    SmallVector<unsigned> writers = findSourceWriters(copy, deviceWrites);
+    if (!writers.empty() && deviceWrites)
+      return describeOp(bodyOps[writers.front()]) +
+             " in the body may write its source";
     // The first op, in order, with slots unknown or touching the slot
     // before the copy.
     std::optional<unsigned> unknown;
@@ -314,19 +321,79 @@ private:
       return describeOp(bodyOps[*before]) + " touches " + slotName +
              " before the copy fills it: an iteration sees what the one "
              "before left";
+    if (!writers.empty()) {
+      if (std::string why = checkProducer(index, writers, result);
+          !why.empty()) {
+        sourceWritten = true;
+        return describeOp(bodyOps[writers.front()]) +
+               " in the body may write its source, and cannot be issued "
+               "early with it: " +
+               why;
+      }
+      result.producer = bodyOps[writers.front()];
+    }
     result.fill = copy;
     result.buffer = alloc;
     result.bytes = *bytes;
     return "";
   }
 
-  /// The first op of the body that may write `copy`'s source, other than
-  /// `copy` (the scf.if that holds it is looked at: the copy only reads
-  /// there), or null; `deviceWrites` is set where device work may write it.
-  /// Every writer is looked at: where device work writes the source, the
-  /// copy waits for that work anyway, and rotating its destination gains
+  /// Why the op that writes the source of the copy at `index`, the only one
+  /// in `writers`, cannot be issued early with it, just before it; empty if
+  /// it can (its operands' ops added to `result`'s source slice). It must
+  /// come before the copy (a copy before it reads what the iteration before
+  /// wrote), have no results or regions, run no device work, name the host
+  /// buffers it touches, and commute with every other op of the body: none
+  /// touches what it writes or writes what it reads.
+  std::string checkProducer(unsigned index, ArrayRef<unsigned> writers,
+                            RotatedBuffer &result) {
+    if (writers.size() != 1)
+      return "another op of the body writes it too";
+    unsigned producerIndex = writers.front();
+    Operation *producer = bodyOps[producerIndex];
+    if (producerIndex > index)
+      return "it comes after the copy, which reads what the iteration before "
+             "wrote";
+    if (producer->getNumResults() != 0 || producer->getNumRegions() != 0)
+      return "it has results or regions";
+    const OpFootprint &footprint = footprints[producerIndex];
+    if (footprint.numKernels != 0 || !footprint.device.slots.isEmpty() ||
+        footprint.device.mayReadHost() || footprint.device.mayWriteHost())
+      return "it runs device work";
+    if (footprint.host.anyHostRead || footprint.host.anyHostWrite ||
+        footprint.host.slots.isUnknown())
+      return "it may touch any host buffer";
+    for (Value operand : producer->getOperands())
+      if (failed(collectSlice(operand, result.sourceSlice)))
+        return "its operands are computed inside the loop by an op with "
+               "effects";
+    // Those that could conflict: the ops touching host memory, and those
+    // touching the slots it touches.
+    SmallVector<unsigned> others(accesses->hostTouchers());
+    for (ArrayRef<unsigned> slotsTouched :
+         {footprint.host.slots.getReads(), footprint.host.slots.getWrites()})
+      for (unsigned slot : slotsTouched)
+        llvm::append_range(others, accesses->accessorsOf(slot));
+    for (unsigned other : others) {
+      if (other == producerIndex || other == index)
+        continue;
+      if (sidesMayConflict(footprint.host, footprints[other].host,
+                           hostAliasing) ||
+          sidesMayConflict(footprint.host, footprints[other].device,
+                           hostAliasing))
+        return describeOp(bodyOps[other]) +
+               " in the body touches what it writes, or writes what it reads";
+    }
+    return "";
+  }
+
+  /// The ops of the body that may write `copy`'s source, other than `copy`
+  /// (the scf.if that holds it is looked at: the copy only reads there), in
+  /// order; `deviceWrites` is set where device work may write it. Every
+  /// writer is looked at: where device work writes the source, the copy
+  /// waits for that work anyway, and rotating its destination gains
   /// nothing.
-  Operation *findSourceWriter(CopyH2DOp copy, bool &deviceWrites) {
+  SmallVector<unsigned> findSourceWriters(CopyH2DOp copy, bool &deviceWrites) {
     Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
     // A source that is a slot too (managed memory, an argument) may be
     // written by device work through that slot.
@@ -341,7 +408,7 @@ private:
                      std::back_inserter(merged));
       candidates = std::move(merged);
     }
-    Operation *writer = nullptr;
+    SmallVector<unsigned> writers;
     for (unsigned otherIndex : candidates) {
       Operation &other = *bodyOps[otherIndex];
       const OpFootprint &footprint = footprints[otherIndex];
@@ -357,11 +424,10 @@ private:
           (sourceSlot && footprint.host.slots.mayWrite(*sourceSlot));
       if (byDevice || byHost) {
         deviceWrites |= byDevice;
-        if (!writer)
-          writer = &other;
+        writers.push_back(otherIndex);
       }
     }
-    return writer;
+    return writers;
   }
 
   /// Adds the buffers that copies in the branches of `branch` (the op at
@@ -417,8 +483,10 @@ private:
       if (!fill)
         continue;
       bool deviceWrites = false;
-      if (Operation *writer = findSourceWriter(fill, deviceWrites))
-        return describeOp(writer) + " in the body may write its source";
+      if (SmallVector<unsigned> writers = findSourceWriters(fill, deviceWrites);
+          !writers.empty())
+        return describeOp(bodyOps[writers.front()]) +
+               " in the body may write its source";
       if (failed(collectSlice(fill.getSource(), result.branchSlice)))
         return "its source is computed inside the loop by an op with effects";
     }

@@ -64,6 +64,14 @@ constexpr const char *kKernels = R"mlir(
     memref.store %v, %b[%c0] : memref<16xf32>
     return
   }
+  func.func @host_fill_at(%b: memref<16xf32>, %i: index) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %at = arith.remui %i, %c16 : index
+    %x = memref.load %b[%c1] : memref<16xf32>
+    memref.store %x, %b[%at] : memref<16xf32>
+    return
+  }
 )mlir";
 
 constexpr const char *kKernelNames[] = {"r_w",  "r_r",      "w_w",
@@ -320,10 +328,12 @@ private:
       copy(toDevice, deviceTile, hostTile, hostType, deviceType);
   }
 
-  /// A copy into `buffer` from a host buffer through a view computed in the
-  /// loop body (named after `id`).
-  void fillThroughView(const std::string &id, const std::string &buffer) {
-    std::string host = hostBuffer();
+  /// A copy into `buffer` from a host buffer (`host`, or one drawn) through
+  /// a view computed in the loop body (named after `id`).
+  void fillThroughView(const std::string &id, const std::string &buffer,
+                       std::string host = "") {
+    if (host.empty())
+      host = hostBuffer();
     line("%sv" + id + " = memref.subview " + host +
          "[0] [16] [1] : memref<16xf32> to memref<16xf32, strided<[1]>>");
     line("%sc" + id + " = memref.cast %sv" + id +
@@ -426,7 +436,16 @@ private:
       dealloc("%o" + id, "memref<16xf32>");
       return;
     }
-    fillThroughView(id, buffer);
+    // A host call that writes, each iteration, the staging buffer the copy
+    // then reads (a decode, then the copy in): the pipeline may issue the
+    // call early with the copy.
+    std::string staging;
+    if (uniform(0, 2) == 0) {
+      staging = hostBuffer();
+      line("func.call @host_fill_at(" + staging + ", %i" + id +
+           ") : (memref<16xf32>, index) -> ()");
+    }
+    fillThroughView(id, buffer, staging);
     if (coin()) {
       // A result buffer of its own, which the launch promises to overwrite
       // (upstream gpu code cannot say so), copied back each iteration.

@@ -6,8 +6,9 @@
 // buffers, buffer reuse, two views of one allocation, a buffer that is only
 // copied into (dead copies), arguments with and without llvm.noalias, host
 // loads and stores (also through a pointer taken from a buffer), opaque
-// calls, programs without copies, and scf.for / scf.if nested three deep.
-// One op per line, so that source order is program order.
+// calls, host calls that fill a staging buffer a loop then copies in,
+// programs without copies, and scf.for / scf.if nested three deep. One op
+// per line, so that source order is program order.
 //
 // The same programs can be written as upstream gpu-dialect host code
 // (gpu.alloc, gpu.memcpy, gpu.launch_func, gpu.dealloc, host buffers from
