@@ -5,10 +5,13 @@
 // copied back (4 MiB, ~78 us) into a row of a pinned host array.
 //
 // Bound: 800 us, the kernels. A frame's copy in cannot start before its
-// decode, but it can run beside the kernel of the frame before once each
-// frame has a device buffer of its own (the staging copy's destination
-// rotates), and a frame's copy back beside the next frame's kernel. The
-// model also charges 21.5 us of host time per buffer at its free.
+// decode, but it can run beside the kernel of the frame before once the
+// decode is issued a frame early with its copy and each frame has a device
+// buffer of its own (the staging copy's destination rotates), and a frame's
+// copy back beside the next frame's kernel. Any schedule also pays the
+// first copy in before the first kernel and the last copy back after the
+// last: 78.3 + 800 + 78.3 = 956.5 us. The model also charges 21.5 us of
+// host time per buffer at its free.
 module {
   gpu.module @k {
     func.func private @infer(%x: memref<1048576xf32>, %y: memref<1048576xf32>) attributes {gpu.kernel}

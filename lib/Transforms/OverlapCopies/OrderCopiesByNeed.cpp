@@ -37,18 +37,6 @@ bool mayMove(const OpFootprint &footprint) {
          !footprint.device.anyHostWrite && footprint.device.hostWrites.empty();
 }
 
-/// Whether two copies must keep their order: one writes a slot the other
-/// reads or writes.
-bool mustKeepOrder(const AccessSummary &lhs, const AccessSummary &rhs) {
-  for (unsigned slot : lhs.getWrites())
-    if (rhs.mayAccess(slot))
-      return true;
-  for (unsigned slot : rhs.getWrites())
-    if (lhs.mayAccess(slot))
-      return true;
-  return false;
-}
-
 /// Orders `segment` (copies that may move, one after another) by need,
 /// moving their ops before `end`. Returns how many changed place.
 unsigned orderSegment(MutableArrayRef<RunCopy> segment, Operation *end) {
