@@ -2,13 +2,15 @@
 //
 // The rules --overlap-copies and both referees share, through the C++ API:
 // what a region op touches (HostEffects.h), what the host may not touch or
-// go into (DeviceCode.h), and waits that take a token for its stream
-// (TokenContract.h).
+// go into (DeviceCode.h), waits that take a token for its stream
+// (TokenContract.h), and when two ops' accesses conflict (OpFootprint.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "vyre/Analysis/DeviceCode.h"
+#include "vyre/Analysis/HostBufferAliasing.h"
 #include "vyre/Analysis/HostEffects.h"
+#include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/TokenContract.h"
 #include "vyre/InitVyre.h"
 
@@ -64,6 +66,10 @@ module attributes {gpu.container_module} {
     %view = memref.subview %a[0] [8] [1] : memref<16xf32> to memref<8xf32, strided<[1]>>
     %g = gpu.alloc () : memref<16xf32>
     %s = gpu.alloc host_shared () : memref<16xf32>
+    return
+  }
+  func.func @buffers(%x: memref<16xf32> {llvm.noalias},
+                     %y: memref<16xf32> {llvm.noalias}) {
     return
   }
   func.func @waits(%d: memref<16xf32>) {
@@ -154,6 +160,47 @@ TEST_F(HostSideRulesTest, WaitOnAnOlderTokenOfItsStream) {
   EXPECT_TRUE(isa<gpu::WaitOp>(found[0].first));
   EXPECT_TRUE(isa<gpu::LaunchFuncOp>(found[0].second));
   EXPECT_TRUE(found[0].first->getOperand(0).getDefiningOp<gpu::WaitOp>());
+}
+
+TEST_F(HostSideRulesTest, AccessesConflictWhereOneWritesWhatTheOtherTouches) {
+  ASSERT_TRUE(module);
+  func::FuncOp buffers = function("buffers");
+  Value x = buffers.getArgument(0), y = buffers.getArgument(1);
+  HostBufferAliasing aliasing(buffers);
+  auto side = [](ArrayRef<unsigned> reads, ArrayRef<unsigned> writes) {
+    SideAccess access;
+    access.slots = AccessSummary(reads, writes);
+    return access;
+  };
+  // Slots: a write meets a read or a write of the same slot only.
+  EXPECT_TRUE(sidesMayConflict(side({}, {1}), side({1}, {}), aliasing));
+  EXPECT_TRUE(sidesMayConflict(side({1}, {}), side({}, {1}), aliasing));
+  EXPECT_TRUE(sidesMayConflict(side({}, {1}), side({}, {1}), aliasing));
+  EXPECT_FALSE(sidesMayConflict(side({1}, {}), side({1}, {}), aliasing));
+  EXPECT_FALSE(sidesMayConflict(side({}, {1}), side({2}, {2}), aliasing));
+  // Unknown slots meet any slot, but not an access to none.
+  SideAccess unknown;
+  unknown.slots = AccessSummary::unknown();
+  EXPECT_TRUE(sidesMayConflict(unknown, side({2}, {}), aliasing));
+  EXPECT_FALSE(sidesMayConflict(unknown, side({}, {}), aliasing));
+  // Host buffers: a write of %x meets a read of %x, not of %y (noalias
+  // arguments); two reads never conflict.
+  SideAccess writesX, readsX, readsY;
+  writesX.hostWrites.insert(x);
+  readsX.hostReads.insert(x);
+  readsY.hostReads.insert(y);
+  EXPECT_TRUE(sidesMayConflict(writesX, readsX, aliasing));
+  EXPECT_TRUE(sidesMayConflict(readsX, writesX, aliasing));
+  EXPECT_FALSE(sidesMayConflict(writesX, readsY, aliasing));
+  EXPECT_FALSE(sidesMayConflict(readsX, readsX, aliasing));
+  // A write of any host buffer meets every host access; a read of any
+  // meets every host write.
+  SideAccess writesAny, readsAny;
+  writesAny.anyHostWrite = true;
+  readsAny.anyHostRead = true;
+  EXPECT_TRUE(sidesMayConflict(writesAny, readsY, aliasing));
+  EXPECT_TRUE(sidesMayConflict(readsAny, writesX, aliasing));
+  EXPECT_FALSE(sidesMayConflict(readsAny, readsY, aliasing));
 }
 
 } // namespace
