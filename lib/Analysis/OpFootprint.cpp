@@ -33,7 +33,10 @@ void OpFootprint::merge(const OpFootprint &other) {
 
 /// Adds a host-side access through `buffer` to `side`. A memref function
 /// argument may be a host buffer or a device buffer (a slot), so an access to
-/// a slot root counts as both; a write to any other root is a host write.
+/// a slot root counts as both; an access to any other root is a host access,
+/// and, where the root may be anything (an `arith.select` of two arguments,
+/// a loaded memref), an access to every slot too: device work that reads an
+/// argument records no host read of it.
 static void addBufferAccess(SideAccess &side, Value buffer, bool isWrite,
                             const SlotAccessAnalysis &slots) {
   Value root = SlotAccessAnalysis::resolveRoot(buffer);
@@ -41,7 +44,8 @@ static void addBufferAccess(SideAccess &side, Value buffer, bool isWrite,
     side.hostWrites.insert(root);
   else
     side.hostReads.insert(root);
-  if (!slots.getSlotNumber(root))
+  if (!slots.getSlotNumber(root) &&
+      HostBufferAliasing::getOrigin(root) != HostBufferOrigin::Unknown)
     return;
   for (unsigned slot : slots.getSlotsOf(root)) {
     if (isWrite)
