@@ -10,7 +10,9 @@
 #             pipeline's cost-model=false: every copy moved, every fill of a
 #             loop issued iterations ahead
 # Each schedule is checked by --vyre-verify-schedule before it is simulated.
-# The bound is that of the program after --vyre-pipeline-loops (sequential),
+# The bound (docs/Simulation.md: the longest dependency path, or the busiest
+# kind of engine with its fill and drain) is that of the program after
+# --vyre-pipeline-loops (sequential),
 # so that it counts the rotating buffers the pass may add: with one buffer
 # reused every iteration, the input program's longest dependency path
 # chains every copy behind the kernel before it.

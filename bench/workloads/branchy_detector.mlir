@@ -6,13 +6,13 @@
 // refinement, the others a 40 us tracker; the boxes are copied back (256
 // KiB, ~7 us) into a row of a pinned host array.
 //
-// Bound (the simulator's): the kernels, 16 * 100 + 4 * 250 + 12 * 40 =
-// 3080 us, once every copy runs beside a kernel of another frame: the frame
-// and the weights (under the keyframe condition) copied an iteration ahead
-// into rotating buffers, the boxes copied back an iteration late. Beyond
-// it, every schedule pays the first frame's copy (~80 us) before the first
-// detector, the last boxes' copy (~7 us) after the last kernel, and the
-// model's 21.5 us of host time per buffer freed (8 once pipelined).
+// Bound (the simulator's, 3165 us): the kernels, 16 * 100 + 4 * 250 + 12 *
+// 40 = 3080 us, once every copy runs beside a kernel of another frame (the
+// frame and the weights, under the keyframe condition, copied an iteration
+// ahead into rotating buffers, the boxes copied back an iteration late),
+// after the first frame's copy (~80 us) before the first detector and
+// before the last boxes' copy (~7 us) after the last kernel. Beyond it, the
+// model charges 21.5 us of host time per buffer freed (8 once pipelined).
 module {
   gpu.module @k {
     func.func private @detect(%x: memref<1048576xf32>, %s: memref<65536xf32>) attributes {gpu.kernel}

@@ -4,10 +4,11 @@
 // them, then the request's input (16 MiB, ~307 us); each layer (80 us)
 // reads the activations and its own weights.
 //
-// Bound: 1587 us, the longest dependency path: the input (307 us), then
-// the 16 layers (1280 us). The copy engine's work is 16 x 78 + 307 = 1559
-// us; every weight but the first layer's can copy in beside a layer once
-// the copies are issued in the order the layers need them. In the input's
+// Bound (the simulator's, 1639 us): the copy engine's work, 16 x 78 + 307 =
+// 1559 us, and the layer (80 us) that must follow whichever copy ends last.
+// The longest dependency path is the input (307 us), then the 16 layers
+// (1280 us): 1587 us. Every weight but the first layer's can copy in
+// beside a layer once the copies are issued in the order the layers need them. In the input's
 // order the first layer waits for every weight and the input (1559 us),
 // then the 16 layers run one after another. The model also charges 21.5 us
 // of host time per buffer at its free, after the device is done (17

@@ -9,6 +9,7 @@
 #include "vyre/Simulation/Passes.h"
 #include "vyre/Simulation/SimulateFunction.h"
 
+#include "FillAndDrain.h"
 #include "IndexValues.h"
 #include "SteadyState.h"
 
@@ -138,8 +139,32 @@ public:
     SimulatedRun result;
     result.makespanUs = std::max(host, lastDeviceEnd);
     result.deviceTimeUs = sumH2D + sumD2H + sumKernels;
-    result.boundUs = std::max({sumH2D, sumD2H, sumKernels, longestPath});
+    engineBound = boundByEngines();
+    result.boundUs = std::max(longestPath, engineBound);
+    result.engineBoundUs = engineBound;
     return result;
+  }
+
+  /// The most any engine kind needs: the time before any of its work can
+  /// start on the dependency chain (its fill), its work shared among its
+  /// engines, and the least time the chain needs after any of its work (its
+  /// drain). Every schedule of the program keeps the chain's order, so no
+  /// schedule is shorter.
+  double boundByEngines() const {
+    const std::pair<EngineKind, double> sums[] = {
+        {EngineKind::Compute, sumKernels},
+        {EngineKind::HostToDevice, sumH2D},
+        {EngineKind::DeviceToHost, sumD2H}};
+    SmallVector<simulation::EngineEnds> ends = fillAndDrain.compute(3);
+    double bound = 0;
+    for (auto [kind, sum] : sums) {
+      double shared = sum / double(engineFree.at(kind).size());
+      const simulation::EngineEnds &kindEnds = ends[unsigned(kind)];
+      bound = std::max(bound, kindEnds.used
+                                  ? kindEnds.fill + shared + kindEnds.drain
+                                  : shared);
+    }
+    return bound;
   }
 
   /// Runs the function and reports it as a remark at the function.
@@ -153,11 +178,13 @@ public:
        << " us, device time " << llvm::format("%.1f", result->deviceTimeUs)
        << " us, bound " << llvm::format("%.1f", result->boundUs)
        << " us (H2D copies " << llvm::format("%.1f", sumH2D)
-       << " us, D2H copies " << llvm::format("%.1f", sumD2H)
-       << " us, kernels " << llvm::format("%.1f", sumKernels)
-       << " us, longest path " << llvm::format("%.1f", longestPath)
-       << " us; host " << llvm::format("%.1f", hostOverhead)
-       << " us in runtime calls, " << hostSyncs << " host synchronizations";
+       << " us, D2H copies " << llvm::format("%.1f", sumD2H) << " us, kernels "
+       << llvm::format("%.1f", sumKernels) << " us, longest path "
+       << llvm::format("%.1f", longestPath)
+       << " us, engine with fill and drain "
+       << llvm::format("%.1f", result->engineBoundUs) << " us; host "
+       << llvm::format("%.1f", hostOverhead) << " us in runtime calls, "
+       << hostSyncs << " host synchronizations";
     if (extrapolatedIterations != 0)
       os << "; " << extrapolatedIterations
          << " loop iterations added from their steady state";
@@ -551,7 +578,7 @@ private:
                        describeForTrace(op)});
     else if (model.keepSpans)
       ++spansLeftOut;
-    noteDependencies(op, duration);
+    noteDependencies(op, kind, duration);
   }
 
   /// The details of `op` that its trace event carries.
@@ -637,12 +664,12 @@ private:
           isWholeHostBuffer(buffer))
         hostAccesses.push_back({buffer, write});
     }
-    chainAccesses({}, hostAccesses, /*duration=*/0);
+    chainAccesses({}, hostAccesses, /*engine=*/std::nullopt, /*duration=*/0);
   }
 
   /// The longest chain of conflicting accesses, in program order: each op
   /// ends on the chain after every earlier op it conflicts with.
-  void noteDependencies(Operation *op, double duration) {
+  void noteDependencies(Operation *op, EngineKind engine, double duration) {
     SmallVector<std::pair<unsigned, bool>> accesses;
     SmallVector<std::pair<Value, bool>> hostAccesses;
     auto addBuffer = [&](Value buffer, bool write) {
@@ -668,14 +695,14 @@ private:
           hostAccesses.push_back({access.buffer, access.isWrite()});
       }
     }
-    chainAccesses(accesses, hostAccesses, duration);
+    chainAccesses(accesses, hostAccesses, engine, duration);
   }
 
   /// Puts an op that makes `accesses` to device slots and `hostAccesses` to
   /// host buffers on the chain.
   void chainAccesses(ArrayRef<std::pair<unsigned, bool>> accesses,
                      ArrayRef<std::pair<Value, bool>> hostAccesses,
-                     double duration) {
+                     std::optional<EngineKind> engine, double duration) {
     SmallVector<double> after;
     for (auto [slot, write] : accesses) {
       after.push_back(lastWriteEnd.lookup(slot));
@@ -690,6 +717,9 @@ private:
     double start = choose(after);
     double end = start + duration;
     longestPath = std::max(longestPath, end);
+    fillAndDrain.add(engine ? std::optional<unsigned>(unsigned(*engine))
+                            : std::nullopt,
+                     start, duration, accesses, hostAccesses);
     LoopWrites *writes = currentWrites();
     for (auto [slot, write] : accesses) {
       double &slotEnd = write ? lastWriteEnd[slot] : lastReadEnd[slot];
@@ -913,6 +943,9 @@ private:
   std::vector<Span> spans;
 
   double sumH2D = 0, sumD2H = 0, sumKernels = 0, longestPath = 0;
+  /// The ops on the dependency chain, for each engine's fill and drain.
+  simulation::FillAndDrain fillAndDrain;
+  double engineBound = 0;
   /// Host time spent in runtime calls, and host synchronizations.
   double hostOverhead = 0;
   uint64_t hostSyncs = 0;

@@ -26,7 +26,12 @@
 //     aliased, under eager, lazy and random interleavings of its streams,
 //     and must compute what its input computes (--referees 0 runs this check
 //     alone);
-//  6. with --llvm-every N, every Nth program's three builds also go through
+//  6. the simulator's bound: the input, the program after
+//     --vyre-pipeline-loops and its schedule after --overlap-copies, each
+//     simulated without the runtime's overheads, take no less than the
+//     bound the simulator gives for them (a bound above a makespan would
+//     make every figure measured against it wrong);
+//  7. with --llvm-every N, every Nth program's three builds also go through
 //     upstream's --gpu-lower-to-nvvm-pipeline (PTX, no ptxas), and the LLVM
 //     dialect's stream and event creates and destroys must pair on every path.
 //
@@ -52,10 +57,12 @@
 #include "ValueInterpreter.h"
 
 #include "vyre/Analysis/Passes.h"
-#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
+#include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Conversion/Passes.h"
+#include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/InitVyre.h"
 #include "vyre/Pipelines/Pipelines.h"
+#include "vyre/Simulation/SimulateFunction.h"
 #include "vyre/Transforms/Passes.h"
 #include "vyre/Verification/Passes.h"
 
@@ -125,6 +132,8 @@ struct Outcome {
   /// (--vyre-version-aliasing): its dispatcher ran with arguments apart and
   /// aliased.
   unsigned versioned = 0;
+  /// How many functions were simulated against their bound.
+  unsigned boundsChecked = 0;
 };
 
 /// The gpu-level referee, checking up to kMaxTraces traces.
@@ -340,6 +349,39 @@ Outcome runBuild(MLIRContext &context, ModuleOp input, PassManager &pm,
   return outcome;
 }
 
+/// The options of --vyre-pipeline-loops that `build` runs with.
+vyre::PipelineLoopsPassOptions pipelineOptions(const BuildOptions &build) {
+  vyre::PipelineLoopsPassOptions pipelining;
+  pipelining.pipelineDepth = build.pipelineDepth;
+  if (build.bufferBudget)
+    pipelining.bufferBudget = build.bufferBudget;
+  return pipelining;
+}
+
+/// The options of --overlap-copies that `build` runs with.
+vyre::OverlapCopiesPassOptions overlapOptions(const BuildOptions &build) {
+  vyre::OverlapCopiesPassOptions overlap;
+  overlap.sideStreams = build.sideStreams;
+  overlap.asyncD2H = build.asyncD2H;
+  // As many D2H streams as side streams: one or two of each.
+  overlap.d2hStreams = build.sideStreams;
+  overlap.costModel = build.costModel;
+  overlap.asyncInPlace = build.asyncInPlace;
+  return overlap;
+}
+
+/// Adds the kernels' and the functions' summaries to `module`; what failed,
+/// or "".
+std::string addSummaries(MLIRContext &context, ModuleOp module) {
+  ErrorLog log(context);
+  PassManager summaries(&context);
+  summaries.addPass(vyre::createKernelAccessPass());
+  summaries.addPass(vyre::createFunctionEffectsPass());
+  if (failed(summaries.run(module)))
+    return "the kernel and function summaries failed:\n" + log.text;
+  return "";
+}
+
 /// The serial build: the lowering alone keeps the input's sequential
 /// meaning.
 Outcome checkSerial(MLIRContext &context, ModuleOp input,
@@ -361,24 +403,15 @@ Outcome checkSerial(MLIRContext &context, ModuleOp input,
 Outcome checkOverlapped(MLIRContext &context, ModuleOp input,
                         const BuildOptions &build, bool toLLVM) {
   PassManager pm(&context);
-  vyre::OverlapCopiesPassOptions overlap;
-  overlap.sideStreams = build.sideStreams;
-  overlap.asyncD2H = build.asyncD2H;
-  // As many D2H streams as side streams: one or two of each.
-  overlap.d2hStreams = build.sideStreams;
-  overlap.costModel = build.costModel;
-  overlap.asyncInPlace = build.asyncInPlace;
-  vyre::PipelineLoopsPassOptions pipelining;
-  pipelining.pipelineDepth = build.pipelineDepth;
-  if (build.bufferBudget)
-    pipelining.bufferBudget = build.bufferBudget;
   pm.addPass(vyre::createDeduceNoAliasPass());
   pm.addPass(vyre::createVersionAliasingPass());
   pm.addPass(vyre::createKernelAccessPass());
   pm.addPass(vyre::createEstimateKernelCostsPass());
   pm.addPass(vyre::createFunctionEffectsPass());
-  pm.nest<func::FuncOp>().addPass(vyre::createPipelineLoopsPass(pipelining));
-  pm.nest<func::FuncOp>().addPass(vyre::createOverlapCopiesPass(overlap));
+  pm.nest<func::FuncOp>().addPass(
+      vyre::createPipelineLoopsPass(pipelineOptions(build)));
+  pm.nest<func::FuncOp>().addPass(
+      vyre::createOverlapCopiesPass(overlapOptions(build)));
   vyre::ChooseVersionsPassOptions choice;
   choice.onlyIfFaster = !build.keepAllVersions;
   pm.addPass(vyre::createChooseVersionsPass(choice));
@@ -521,20 +554,14 @@ Outcome checkPipelinedMeaning(MLIRContext &context, ModuleOp input,
                               const BuildOptions &build) {
   Outcome outcome;
   OwningOpRef<ModuleOp> original = input.clone();
+  std::string failure = addSummaries(context, *original);
+  if (!failure.empty())
+    return {failure};
   ErrorLog log(context);
-  PassManager summaries(&context);
-  summaries.addPass(vyre::createKernelAccessPass());
-  summaries.addPass(vyre::createFunctionEffectsPass());
-  if (failed(summaries.run(*original)))
-    return {"the kernel and function summaries failed:\n" + log.text};
   OwningOpRef<ModuleOp> pipelined = original->clone();
   PassManager pipeline(&context);
-  vyre::PipelineLoopsPassOptions pipelining;
-  pipelining.pipelineDepth = build.pipelineDepth;
-  if (build.bufferBudget)
-    pipelining.bufferBudget = build.bufferBudget;
   pipeline.nest<func::FuncOp>().addPass(
-      vyre::createPipelineLoopsPass(pipelining));
+      vyre::createPipelineLoopsPass(pipelineOptions(build)));
   if (failed(pipeline.run(*pipelined)))
     return {"--vyre-pipeline-loops failed:\n" + log.text};
   // Only functions the pass rewrote: what it emits carries tagged locations.
@@ -568,6 +595,90 @@ Outcome checkPipelinedMeaning(MLIRContext &context, ModuleOp input,
   return outcome;
 }
 
+/// Simulates each function of `module` without the runtime's overheads: the
+/// makespan must be at least the bound. A function the simulator cannot run
+/// is not checked.
+std::string checkBounds(ModuleOp module, StringRef stage, StringRef passes,
+                        unsigned &checked) {
+  vyre::EngineModel model;
+  model.launchUs = model.eventUs = model.streamCreateUs = model.hostSyncUs =
+      model.allocFreeUs = 0;
+  model.maxOps = 200000;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (function.isExternal())
+      continue;
+    vyre::SlotAccessAnalysis slots(function);
+    FailureOr<vyre::SimulatedRun> run =
+        vyre::simulateFunction(function, slots, model);
+    if (failed(run))
+      continue;
+    ++checked;
+    double slack = 1e-9 * std::max(1.0, run->boundUs);
+    if (run->makespanUs + slack >= run->boundUs)
+      continue;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "the simulator's bound of @" << function.getName() << " " << stage
+       << " is " << llvm::format("%.3f", run->boundUs)
+       << " us, above its makespan " << llvm::format("%.3f", run->makespanUs)
+       << " us (reproduce: vyre-opt --vyre-kernel-access "
+          "--vyre-function-effects "
+       << passes
+       << "--vyre-simulate=\"launch-us=0 event-us=0 host-sync-us=0 "
+          "alloc-free-us=0\")";
+    return text;
+  }
+  return "";
+}
+
+/// The simulator's bound holds on the input, after --vyre-pipeline-loops,
+/// and after --overlap-copies.
+Outcome checkSimulatedBounds(MLIRContext &context, ModuleOp input,
+                             const BuildOptions &build) {
+  Outcome outcome;
+  OwningOpRef<ModuleOp> module = input.clone();
+  std::string failure = addSummaries(context, *module);
+  if (!failure.empty())
+    return {failure};
+  failure = checkBounds(*module, "as written", "", outcome.boundsChecked);
+  if (!failure.empty())
+    return {failure};
+  ErrorLog log(context);
+  std::string depth =
+      "--vyre-pipeline-loops=\"pipeline-depth=" +
+      std::to_string(build.pipelineDepth) +
+      (build.bufferBudget
+           ? " buffer-budget=" + std::to_string(build.bufferBudget)
+           : std::string()) +
+      "\" ";
+  PassManager pipeline(&context);
+  pipeline.nest<func::FuncOp>().addPass(
+      vyre::createPipelineLoopsPass(pipelineOptions(build)));
+  if (failed(pipeline.run(*module)))
+    return {"--vyre-pipeline-loops failed:\n" + log.text};
+  failure = checkBounds(*module, "after --vyre-pipeline-loops", depth,
+                        outcome.boundsChecked);
+  if (!failure.empty())
+    return {failure};
+  PassManager schedule(&context);
+  schedule.nest<func::FuncOp>().addPass(
+      vyre::createOverlapCopiesPass(overlapOptions(build)));
+  if (failed(schedule.run(*module)))
+    return {"--overlap-copies failed:\n" + log.text};
+  failure = checkBounds(
+      *module, "after --overlap-copies",
+      depth + "--overlap-copies=\"side-streams=" +
+          std::to_string(build.sideStreams) +
+          " d2h-streams=" + std::to_string(build.sideStreams) +
+          " async-d2h=" + (build.asyncD2H ? "true" : "false") +
+          " cost-model=" + (build.costModel ? "true" : "false") +
+          " async-in-place=" + (build.asyncInPlace ? "true" : "false") + "\" ",
+      outcome.boundsChecked);
+  if (!failure.empty())
+    return {failure};
+  return outcome;
+}
+
 /// Adds `build`'s result to `outcome`; false if it failed.
 bool merge(Outcome &outcome, const Outcome &build) {
   outcome.failure = build.failure;
@@ -577,6 +688,7 @@ bool merge(Outcome &outcome, const Outcome &build) {
   outcome.meaningChecked |= build.meaningChecked;
   outcome.valuesChecked += build.valuesChecked;
   outcome.versioned += build.versioned;
+  outcome.boundsChecked += build.boundsChecked;
   return outcome.failure.empty();
 }
 
@@ -590,6 +702,7 @@ Outcome checkProgram(MLIRContext &context, const std::string &program,
   if (!module ||
       (build.referees &&
        !merge(outcome, checkPipelinedMeaning(context, *module, build))) ||
+      !merge(outcome, checkSimulatedBounds(context, *module, build)) ||
       !merge(outcome, checkSerial(context, *module, build, toLLVM)) ||
       !merge(outcome, checkOverlapped(context, *module, build, toLLVM)))
     return outcome;
@@ -602,7 +715,7 @@ Outcome checkProgram(MLIRContext &context, const std::string &program,
 /// What the programs of a run came to.
 struct Totals {
   uint64_t throughLLVM = 0, skipped = 0, lowered = 0, meaningChecked = 0,
-           valuesChecked = 0, versioned = 0;
+           valuesChecked = 0, versioned = 0, boundsChecked = 0;
 
   void add(const Outcome &outcome) {
     skipped += outcome.skipped;
@@ -611,6 +724,7 @@ struct Totals {
     meaningChecked += outcome.meaningChecked;
     valuesChecked += outcome.valuesChecked;
     versioned += outcome.versioned;
+    boundsChecked += outcome.boundsChecked;
   }
 };
 
@@ -668,7 +782,10 @@ void printSummary(const Options &options, double seconds,
                   "computes; "
                << totals.versioned
                << " builds with a function versioned for aliasing, run with "
-                  "arguments apart and aliased\n";
+                  "arguments apart and aliased; "
+               << totals.boundsChecked
+               << " functions simulated without overheads, as written, "
+                  "pipelined and scheduled, none shorter than its bound\n";
   llvm::outs() << options.count << " passed, 0 failed\n";
 }
 

@@ -11,8 +11,8 @@
 // the other copy engine), against ~32 us for its kernel as
 // --vyre-estimate-kernel-costs estimates it. Reference, simulated without
 // runtime overheads: the four copies in back to back, then the last tile's
-// kernel and copy back, about 4 x 307 + 32 + 307 = 1567 us. (The simulator's
-// bound, the busiest engine or the longest path, leaves out that drain.)
+// kernel and copy back, about 4 x 307 + 32 + 307 = 1567 us: the simulator's
+// bound, its H2D engine's work with the fill and drain around it.
 module {
   gpu.module @kernels {
     // x[r][c] = f(x[r][c]), iterated 256 times.

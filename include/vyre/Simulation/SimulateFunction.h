@@ -46,9 +46,12 @@ struct SimulatedRun {
   /// stream would take without the runtime's host overheads; not the
   /// makespan of the program run serially, which pays those too).
   double deviceTimeUs = 0;
-  /// max(sum of H2D copies, sum of D2H copies, sum of kernels, longest
-  /// dependency path).
+  /// max(longest dependency path, engine bound).
   double boundUs = 0;
+  /// The most any kind of engine needs: its work, shared among its engines,
+  /// after the earliest any of it can start on the dependency chain and
+  /// before the least time the chain needs after any of it.
+  double engineBoundUs = 0;
 };
 
 /// Runs `function`'s schedule on `model`. What the simulator cannot run (a

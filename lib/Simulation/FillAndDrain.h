@@ -1,0 +1,83 @@
+//===- FillAndDrain.h - An engine's fill and drain, for the bound -*- C++
+//-*-===//
+//
+// --vyre-simulate bounds a schedule by each engine's work, plus the least
+// time before any of that work can start (its fill) and the least time that
+// must follow the last of it (its drain), both along the program's chain of
+// conflicting accesses (docs/Simulation.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VYRE_LIB_SIMULATION_FILLANDDRAIN_H
+#define VYRE_LIB_SIMULATION_FILLANDDRAIN_H
+
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace mlir::vyre::simulation {
+
+/// The fill and drain of one engine: the earliest any of its ops can start
+/// after the program starts, and the least time from the end of any of them
+/// to the end of the program, on chains of conflicting accesses alone.
+struct EngineEnds {
+  bool used = false;
+  double fill = 0, drain = 0;
+};
+
+/// Records the ops of one run on the dependency chain, in program order,
+/// then computes each engine's ends.
+///
+/// The ops of a loop's iterations that the simulator added from its steady
+/// state are not recorded. The ops recorded are then the first iterations
+/// of each loop, standing for its last ones (same accesses, same order):
+/// the chains among them are chains of the whole run, so each drain found
+/// is at most the true one, and each fill is the true one (an op's first
+/// instance starts earliest). The result stays a lower bound.
+class FillAndDrain {
+public:
+  /// At most this many ops are recorded; past it, the drains are 0.
+  explicit FillAndDrain(size_t maxOps = size_t(1) << 22) : maxOps(maxOps) {}
+
+  /// One op on the chain: on engine `engine` (none for a host op), starting
+  /// at `start` on the chain and taking `duration`; its accesses to device
+  /// slots and to whole host buffers, each with whether it writes.
+  void add(std::optional<unsigned> engine, double start, double duration,
+           llvm::ArrayRef<std::pair<unsigned, bool>> slots,
+           llvm::ArrayRef<std::pair<Value, bool>> hostBuffers);
+
+  /// The ends of engines 0 .. `engines` - 1.
+  llvm::SmallVector<EngineEnds> compute(unsigned engines) const;
+
+private:
+  struct Access {
+    unsigned slot;
+    /// Set for an access to a whole host buffer; `slot` is then unused.
+    Value hostBuffer;
+    bool write;
+  };
+  struct Recorded {
+    /// The engine's number, or -1 for a host op.
+    int engine;
+    double duration;
+    /// Its accesses: `accesses[begin, end)`.
+    uint32_t begin, end;
+  };
+
+  size_t maxOps;
+  bool truncated = false;
+  std::vector<Recorded> ops;
+  std::vector<Access> accesses;
+  /// The earliest start of each engine's ops, recorded or not.
+  llvm::SmallVector<double> fills;
+};
+
+} // namespace mlir::vyre::simulation
+
+#endif // VYRE_LIB_SIMULATION_FILLANDDRAIN_H
