@@ -31,7 +31,7 @@ gpu.module @k {
 // CHECK-LABEL: func.func private @batches_disjoint(
 // CHECK-LABEL: func.func private @batches_may_alias(
 // KEEP: [Passed] ArgumentsVersioned | Category:version-aliasing | Remark="arguments 0, 1 of @batches are checked disjoint at run time (only-if-faster=false)"
-// expected-remark @below {{arguments 0, 1 of @batches are checked disjoint at run time: @batches_disjoint runs when they are, @batches_may_alias otherwise (simulated 270.0 us with them disjoint, 397.9 us as written)}}
+// expected-remark @below {{arguments 0, 1 of @batches are checked disjoint at run time: @batches_disjoint runs when they are, @batches_may_alias otherwise (simulated 267.5 us with them disjoint, 396.2 us as written)}}
 func.func @batches(%in: memref<8x262144xf32> {vyre.pinned}, %out: memref<8x262144xf32> {vyre.pinned}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -97,24 +97,30 @@ gpu.module @k {
 
 // Tests that in a loop body with nothing on the host, each iteration's copy
 // back is waited for by the main stream before the iteration ends, and the
-// host waits for the main stream once after the loop, since it may read the
-// buffer then.
+// host waits for the main stream only before it reads the buffer after the
+// loop, not right after the loop: the kernel between is issued while the
+// loop runs.
 // CHECK-LABEL: func.func @loop
 // CHECK: scf.for
 // CHECK: %[[T:.+]] = vyre.copy_d2h_async
 // CHECK: vyre.wait %[[T]]
 // CHECK-NEXT: }
+// CHECK-NEXT: vyre.dispatch @k::@write
 // CHECK-NEXT: %[[P:.+]] = vyre.record
 // CHECK-NEXT: vyre.sync %[[P]]
-func.func @loop(%out: memref<16xf32> {vyre.pinned}, %n: index) {
+// CHECK-NEXT: memref.load
+func.func @loop(%out: memref<16xf32> {vyre.pinned}, %n: index) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %y = vyre.alloc : memref<16xf32>
+  %z = vyre.alloc : memref<16xf32>
   scf.for %i = %c0 to %n step %c1 {
     vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%y : memref<16xf32>)
     vyre.copy_d2h %y to %out : memref<16xf32> to memref<16xf32>
   }
-  return
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%z : memref<16xf32>)
+  %r = memref.load %out[%c0] : memref<16xf32>
+  return %r : f32
 }
 
 // With a host op in the body (a store into an argument that may alias the

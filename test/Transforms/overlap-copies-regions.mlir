@@ -98,16 +98,17 @@ func.func @copy_in_loop(%h: memref<16xf32>, %n: index, %v: f32) {
     vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
   }
   // A body with nothing on the host ends with the main stream, not the
-  // host, waiting for the copy still open; the host waits once, after the
-  // loop.
+  // host, waiting for the copy still open. The host does not wait after the
+  // loop: the next loop's host op touches neither the copy's source nor its
+  // destination (@loop_left_running has one that does), and the return
+  // waits for every stream.
   // CHECK: scf.for
   // CHECK-NEXT: vyre.record
   // CHECK-NEXT: %[[U:.+]] = vyre.copy_h2d_async
   // CHECK-NEXT: vyre.dispatch @k::@read
   // CHECK-NEXT: vyre.wait %[[U]]
   // CHECK-NEXT: }
-  // CHECK-NEXT: %[[P:.+]] = vyre.record
-  // CHECK-NEXT: vyre.sync %[[P]]
+  // CHECK-NOT: vyre.sync
   scf.for %i = %c0 to %n step %c1 {
     vyre.copy_h2d %h to %c : memref<16xf32> to memref<16xf32>
     vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
@@ -209,10 +210,68 @@ func.func @nested_device_loops(%h: memref<4x16xf32>, %o: memref<16xf32>, %n: ind
   return
 }
 
+// Tests that after a device-only loop directly in the function's body the
+// host waits for the main stream (which has joined every iteration's copies)
+// only before a host op that may touch what the loop touches: the store into
+// the copies' source. The kernel between is issued while the loop runs.
+// CHECK-LABEL: func.func @loop_left_running
+// CHECK:         scf.for
+// CHECK:           vyre.wait
+// CHECK-NEXT:      vyre.dispatch @k::@read
+// CHECK-NEXT:    }
+// CHECK-NEXT:    vyre.dispatch @k::@read
+// CHECK-NEXT:    %[[P:.+]] = vyre.record
+// CHECK-NEXT:    vyre.sync %[[P]]
+// CHECK-NEXT:    memref.store
+func.func @loop_left_running(%h: memref<16xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  memref.store %v, %h[%c0] : memref<16xf32>
+  return
+}
+
+// Tests that a device-only loop in a branch still ends with the host waiting
+// for the main stream right after it: only in the function's own block is
+// the wait put off to a host op that touches what the loop touched.
+// CHECK-LABEL: func.func @loop_in_branch
+// CHECK:         scf.if
+// CHECK-NEXT:      scf.for
+// CHECK:           }
+// CHECK-NEXT:      %[[P:.+]] = vyre.record
+// CHECK-NEXT:      vyre.sync %[[P]]
+// CHECK-NEXT:      vyre.dispatch @k::@read
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[Q:.+]] = vyre.record
+// CHECK-NEXT:    vyre.sync %[[Q]]
+// CHECK-NEXT:    memref.store
+func.func @loop_in_branch(%h: memref<16xf32>, %n: index, %c: i1, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<16xf32>
+  scf.if %c {
+    scf.for %i = %c0 to %n step %c1 {
+      vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+      vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+    }
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<16xf32>)
+  }
+  memref.store %v, %h[%c0] : memref<16xf32>
+  return
+}
+
 // Tests a branch in a device-only loop: the branch's copy is joined on the
-// main stream at the branch's end, and the host waits once, after the loop.
-// (A branch outside a loop synchronizes at its end: @copies_in_if.) The
-// copy follows the earlier iterations' work, recorded at the top of the
+// main stream at the branch's end, and the host waits for none of it after
+// the loop: the main stream orders the frees, and the return waits for every
+// stream. (A branch outside a loop synchronizes at its end: @copies_in_if.)
+// The copy follows the earlier iterations' work, recorded at the top of the
 // body, where the branch stands.
 // CHECK-LABEL: func.func @branch_in_device_loop
 // CHECK:         scf.for
@@ -224,8 +283,7 @@ func.func @nested_device_loops(%h: memref<4x16xf32>, %o: memref<16xf32>, %n: ind
 // CHECK-NEXT:      }
 // CHECK-NEXT:      vyre.dispatch @k::@read
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[P:.+]] = vyre.record
-// CHECK-NEXT:    vyre.sync %[[P]]
+// CHECK-NEXT:    vyre.dealloc
 func.func @branch_in_device_loop(%h: memref<16xf32>, %n: index, %c: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -75,6 +75,11 @@ public:
   /// Slots that main-stream work since the host last waited for the main
   /// stream may still be touching.
   AccessSummary mainInFlight;
+  /// What the device-only loops since then, whose copies the main stream
+  /// has joined and the host has not, may touch (their device side, host
+  /// buffers included): a host op that may touch any of it first waits for
+  /// the main stream.
+  SideAccess loopsInFlight;
   /// Kernels so far in the block, and before and after each op of it
   /// looked at.
   unsigned kernels = 0;
@@ -93,6 +98,8 @@ public:
   bool repeatsKernels = false;
   /// Copies looked at so far, for tests of how the work grows.
   uint64_t steps = 0;
+
+  HostBufferAliasing &getHostAliasing() const { return hostAliasing; }
 
 private:
   HostBufferAliasing &hostAliasing;

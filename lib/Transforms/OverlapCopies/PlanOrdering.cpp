@@ -74,6 +74,10 @@ private:
   DenseMap<Operation *, AccessSummary> mainStreamSlotsOf;
   /// The open copies of the innermost block being planned.
   const OpenCopies *current = nullptr;
+  /// Device-only loops directly in the function's body after which the host
+  /// does not wait for the main stream at once, only before a host op that
+  /// may touch what they touch (joinAtEndOfDeviceLoop).
+  DenseSet<Operation *> loopsLeftRunning;
   /// Whether each block looked at is device-only (isDeviceOnlyBlock).
   DenseMap<Block *, bool> deviceOnlyBlocks;
   bool isDeviceOnlyBlock(Block &block);
@@ -158,6 +162,10 @@ unsigned OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
                     op.getNumRegions() != 0 ? mainStreamSlots(&op)
                                             : footprint.device.slots,
                     open);
+      if (loopsLeftRunning.contains(&op)) {
+        open.loopsInFlight.merge(footprint.device);
+        open.mainInFlight.merge(footprint.device.slots);
+      }
       unsigned byCalls =
           nestedCallKernels + mayLaunchUncountedKernels(&op, footprint);
       launchedByCalls += byCalls;
@@ -327,15 +335,23 @@ void OrderingPlanner::noteKernelsOverlappedBefore(PlannedCopy *copy,
 }
 
 /// Whether a host op with `footprint` may touch what the main stream is still
-/// working on: an op of unknown effect, or a host access to a busy slot.
+/// working on: an op of unknown effect, a host access to a busy slot, or one
+/// that may conflict with what a device-only loop left running touches.
 static bool touchesMainWork(const OpFootprint &footprint,
-                            const AccessSummary &mainInFlight) {
-  if (mainInFlight.isEmpty())
+                            const OpenCopies &open) {
+  const AccessSummary &mainInFlight = open.mainInFlight;
+  bool loopsRunning = open.loopsInFlight.slots.isUnknown() ||
+                      !open.loopsInFlight.slots.isEmpty() ||
+                      open.loopsInFlight.mayReadHost() ||
+                      open.loopsInFlight.mayWriteHost();
+  if (mainInFlight.isEmpty() && !loopsRunning)
     return false;
   auto busy = [&](unsigned slot) { return mainInFlight.mayAccess(slot); };
   return footprint.unknown ||
          llvm::any_of(footprint.host.slots.getReads(), busy) ||
-         llvm::any_of(footprint.host.slots.getWrites(), busy);
+         llvm::any_of(footprint.host.slots.getWrites(), busy) ||
+         (loopsRunning && sidesMayConflict(footprint.host, open.loopsInFlight,
+                                           open.getHostAliasing()));
 }
 
 void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
@@ -384,7 +400,7 @@ void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
 
   // Kernels run beside the host: a host op that may touch what the main
   // stream is still working on first waits for the main stream.
-  if (touchesMainWork(footprint, open.mainInFlight)) {
+  if (touchesMainWork(footprint, open)) {
     planMainStreamSync(op->getBlock(), op, op->getLoc());
     mainStreamDone(open);
   }
@@ -481,6 +497,7 @@ void OrderingPlanner::planMainStreamSync(Block *block, Operation *before,
 /// did (a copy left in place that async-in-place will make asynchronous).
 void OrderingPlanner::mainStreamDone(OpenCopies &open, bool hostWaits) {
   open.mainInFlight = AccessSummary();
+  open.loopsInFlight = SideAccess();
   if (hostWaits)
     hostWaitedForKernels(open, open.kernels);
   for (PlannedCopy *copy : open.notDoneForHost())
@@ -626,9 +643,12 @@ bool OrderingPlanner::isInDeviceOnlyLoop(Block &block) {
 
 /// The end of a block in a device-only loop: the main stream, not the host,
 /// waits for the copies still open, so that the next iteration starts
-/// without the host waiting; once, after the outermost device-only loop
-/// around it, the host waits for the main stream, which then has waited for
-/// every iteration's copies.
+/// without the host waiting. The host waits for the main stream, which then
+/// has waited for every iteration's copies, after the outermost device-only
+/// loop around it: directly in the function's body, only before the first
+/// host op that may touch what the loop touches (or at the return, which
+/// waits for every stream), so that the copies and kernels after the loop
+/// are issued while it runs; elsewhere, right after the loop.
 void OrderingPlanner::joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
                                             ArrayRef<PlannedCopy *> pending,
                                             OpenCopies &open) {
@@ -650,7 +670,10 @@ void OrderingPlanner::joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
   Operation *loop = block.getParentOp();
   while (loop->getBlock() && isInDeviceOnlyLoop(*loop->getBlock()))
     loop = loop->getBlock()->getParentOp();
-  planMainStreamSync(loop->getBlock(), loop->getNextNode(), loop->getLoc());
+  if (loop->getParentOp() == plan.function.getOperation())
+    loopsLeftRunning.insert(loop);
+  else
+    planMainStreamSync(loop->getBlock(), loop->getNextNode(), loop->getLoc());
   for (PlannedCopy *copy : pending)
     markHostCovered(copy);
 }
