@@ -38,8 +38,11 @@ struct EngineEnds {
 /// state are not recorded. The ops recorded are then the first iterations
 /// of each loop, standing for its last ones (same accesses, same order):
 /// the chains among them are chains of the whole run, so each drain found
-/// is at most the true one, and each fill is the true one (an op's first
-/// instance starts earliest). The result stays a lower bound.
+/// is at most that of the last instance it stands for, and an instance left
+/// out in the middle has at least that drain (whatever follows and
+/// conflicts with a later instance of an op follows and conflicts with an
+/// earlier one). Each fill is the true one (an op's first instance starts
+/// earliest). The result stays a lower bound.
 class FillAndDrain {
 public:
   /// At most this many ops are recorded; past it, the drains are 0.
