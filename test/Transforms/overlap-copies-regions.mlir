@@ -237,6 +237,29 @@ func.func @loop_left_running(%h: memref<16xf32>, %n: index, %v: f32) {
   return
 }
 
+// Tests that an async copy written in the input after such a loop, which
+// waits for no token of the loop, gets the host's wait for the main stream
+// before it where it writes what the loop's copies read.
+// CHECK-LABEL: func.func @written_copy_after_loop
+// CHECK:         scf.for
+// CHECK:         }
+// CHECK-NEXT:    %[[P:.+]] = vyre.record
+// CHECK-NEXT:    vyre.sync %[[P]]
+// CHECK-NEXT:    vyre.copy_d2h_async
+func.func @written_copy_after_loop(%h: memref<16xf32> {llvm.noalias}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %c = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>
+    vyre.dispatch @k::@read blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>)
+  }
+  %t = vyre.copy_d2h_async %c to %h on stream 3 : memref<16xf32> to memref<16xf32>
+  vyre.sync %t
+  return
+}
+
 // Tests that a device-only loop in a branch still ends with the host waiting
 // for the main stream right after it: only in the function's own block is
 // the wait put off to a host op that touches what the loop touched.

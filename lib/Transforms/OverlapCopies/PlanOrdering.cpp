@@ -96,6 +96,10 @@ static bool mayLaunchUncountedKernels(Operation *op,
          isa<gpu::LaunchFuncOp>(op);
 }
 
+/// Whether `access` may conflict with what a device-only loop left running
+/// (without the host waiting after it) touches.
+static bool loopsMayConflict(const SideAccess &access, const OpenCopies &open);
+
 /// Plans the waits of `block`; returns how many kernels its calls and
 /// written launches (and those of the blocks nested in it) count for.
 unsigned OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
@@ -154,6 +158,13 @@ unsigned OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
       continue;
     }
     if (isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(op)) {
+      // An async copy written in the input waits for no token of a loop
+      // left running: the host waits for the main stream first where it
+      // may touch what the loop touches.
+      if (loopsMayConflict(context.footprints.get(&op).device, open)) {
+        planMainStreamSync(op.getBlock(), &op, op.getLoc());
+        mainStreamDone(open);
+      }
       orderForeignCopy(&op, open);
     } else {
       OpFootprint footprint = context.footprints.get(&op);
@@ -334,24 +345,31 @@ void OrderingPlanner::noteKernelsOverlappedBefore(PlannedCopy *copy,
   copy->overlapsEarlierKernels = earlier;
 }
 
+/// Whether a device-only loop was left running without the host waiting
+/// after it (joinAtEndOfDeviceLoop).
+static bool hasLoopsRunning(const OpenCopies &open) {
+  const SideAccess &loops = open.loopsInFlight;
+  return loops.slots.isUnknown() || !loops.slots.isEmpty() ||
+         loops.mayReadHost() || loops.mayWriteHost();
+}
+
+static bool loopsMayConflict(const SideAccess &access, const OpenCopies &open) {
+  return hasLoopsRunning(open) &&
+         sidesMayConflict(access, open.loopsInFlight, open.getHostAliasing());
+}
+
 /// Whether a host op with `footprint` may touch what the main stream is still
 /// working on: an op of unknown effect, a host access to a busy slot, or one
 /// that may conflict with what a device-only loop left running touches.
 static bool touchesMainWork(const OpFootprint &footprint,
                             const OpenCopies &open) {
   const AccessSummary &mainInFlight = open.mainInFlight;
-  bool loopsRunning = open.loopsInFlight.slots.isUnknown() ||
-                      !open.loopsInFlight.slots.isEmpty() ||
-                      open.loopsInFlight.mayReadHost() ||
-                      open.loopsInFlight.mayWriteHost();
-  if (mainInFlight.isEmpty() && !loopsRunning)
+  if (mainInFlight.isEmpty() && !hasLoopsRunning(open))
     return false;
   auto busy = [&](unsigned slot) { return mainInFlight.mayAccess(slot); };
-  return footprint.unknown ||
+  return footprint.unknown || loopsMayConflict(footprint.host, open) ||
          llvm::any_of(footprint.host.slots.getReads(), busy) ||
-         llvm::any_of(footprint.host.slots.getWrites(), busy) ||
-         (loopsRunning && sidesMayConflict(footprint.host, open.loopsInFlight,
-                                           open.getHostAliasing()));
+         llvm::any_of(footprint.host.slots.getWrites(), busy);
 }
 
 void OrderingPlanner::orderBefore(Operation *op, const OpFootprint &footprint,
@@ -670,7 +688,10 @@ void OrderingPlanner::joinAtEndOfDeviceLoop(Block &block, Operation *terminator,
   Operation *loop = block.getParentOp();
   while (loop->getBlock() && isInDeviceOnlyLoop(*loop->getBlock()))
     loop = loop->getBlock()->getParentOp();
-  if (loop->getParentOp() == plan.function.getOperation())
+  // Only in a function of one block: a branch to another block leaves it
+  // without the wait the return makes.
+  Region &body = plan.function.getFunctionBody();
+  if (body.hasOneBlock() && loop->getBlock() == &body.front())
     loopsLeftRunning.insert(loop);
   else
     planMainStreamSync(loop->getBlock(), loop->getNextNode(), loop->getLoc());
