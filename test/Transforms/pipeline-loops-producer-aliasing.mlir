@@ -6,6 +6,11 @@
 // RUN: vyre-opt %s --test-vyre-value-digest="index=5" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input5
 // RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops="pipeline-depth=3" --test-vyre-value-digest="index=5" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.pipelined5
 // RUN: cat %t.input5 %t.pipelined5 | FileCheck %s --check-prefix=VALUES
+// RUN: vyre-opt %s --vyre-to-gpu-pipeline="verify=true" --test-vyre-value-digest="index=5" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered5
+// RUN: cat %t.input5 %t.lowered5 | FileCheck %s --check-prefix=VALUES
+// RUN: vyre-opt %s --test-vyre-value-digest="index=0" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input0
+// RUN: vyre-opt %s --vyre-to-gpu-pipeline="verify=true" --test-vyre-value-digest="index=0" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered0
+// RUN: cat %t.input0 %t.lowered0 | FileCheck %s --check-prefix=VALUES
 
 // A host call that fills a staging buffer chosen by an arith.select of two
 // arguments, one of which the body copies in before the call: the buffer
@@ -14,7 +19,10 @@
 // A host access through a root of unknown origin counts as an access of
 // every slot, so the call touches the copy's destination too, and neither
 // the call nor its copy move; the values before and after the rewrite are
-// the same.
+// the same, and so are they after the whole default pipeline, whose
+// gpu-level referee takes the select as one of the two arguments (a copy
+// reading it runs beside the copy of the other argument into a buffer of
+// its own).
 
 // VALUES: remark: digest [[A:0x[0-9a-f]+]]
 // VALUES: remark: digest [[B:0x[0-9a-f]+]]

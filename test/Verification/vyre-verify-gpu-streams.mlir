@@ -666,6 +666,84 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// Tests that an arith.select of two arguments is one of them: two copies that
+// read it and another argument into buffers of their own run beside each
+// other; a copy into an argument the select may be, or beside a write to an
+// argument without noalias, races with a read of it (second and third
+// functions); a select that may be an allocation meets a copy into it (last
+// function).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%x: memref<16xf32>) kernel {
+      %i = gpu.thread_id x
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %x[%i] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @selected_apart(%a: memref<16xf32> {llvm.noalias}, %b: memref<16xf32> {llvm.noalias}, %c: i1) {
+    %s = gpu.wait async
+    %d1, %t1 = gpu.alloc async [%s] () : memref<16xf32>
+    %d2, %t2 = gpu.alloc async [%t1] () : memref<16xf32>
+    gpu.wait [%t2]
+    %m = arith.select %c, %a, %b : memref<16xf32>
+    %v = memref.subview %m[0] [16] [1] : memref<16xf32> to memref<16xf32, strided<[1]>>
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    %cp1 = gpu.memcpy async [%s1] %d1, %v : memref<16xf32>, memref<16xf32, strided<[1]>>
+    %cp2 = gpu.memcpy async [%s2] %d2, %b : memref<16xf32>, memref<16xf32>
+    gpu.wait [%cp1, %cp2]
+    return
+  }
+  func.func @selected_written(%a: memref<16xf32> {llvm.noalias}, %b: memref<16xf32> {llvm.noalias}, %c: i1) {
+    %s = gpu.wait async
+    %d1, %t1 = gpu.alloc async [%s] () : memref<16xf32>
+    %d2, %t2 = gpu.alloc async [%t1] () : memref<16xf32>
+    gpu.wait [%t2]
+    %m = arith.select %c, %a, %b : memref<16xf32>
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    // expected-note @+1 {{the earlier op}}
+    %cp1 = gpu.memcpy async [%s1] %d1, %m : memref<16xf32>, memref<16xf32>
+    // expected-error @+1 {{race on the buffer of 'arith.select': 'gpu.memcpy' and the earlier 'gpu.memcpy' are not ordered}}
+    %cp2 = gpu.memcpy async [%s2] %b, %d2 : memref<16xf32>, memref<16xf32>
+    gpu.wait [%cp1, %cp2]
+    return
+  }
+  func.func @selected_shared(%a: memref<16xf32>, %b: memref<16xf32> {llvm.noalias}, %e: memref<16xf32>, %c: i1) {
+    %s = gpu.wait async
+    %d1, %t1 = gpu.alloc async [%s] () : memref<16xf32>
+    %d2, %t2 = gpu.alloc async [%t1] () : memref<16xf32>
+    gpu.wait [%t2]
+    %m = arith.select %c, %a, %b : memref<16xf32>
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    // expected-note @+1 {{the earlier op}}
+    %cp1 = gpu.memcpy async [%s1] %d1, %m : memref<16xf32>, memref<16xf32>
+    // expected-error @+1 {{race on the buffer of 'arith.select': 'gpu.memcpy' and the earlier 'gpu.memcpy' are not ordered}}
+    %cp2 = gpu.memcpy async [%s2] %e, %d2 : memref<16xf32>, memref<16xf32>
+    gpu.wait [%cp1, %cp2]
+    return
+  }
+  func.func @selected_allocation(%a: memref<16xf32> {llvm.noalias}, %h: memref<16xf32> {llvm.noalias}, %c: i1) {
+    %c1 = arith.constant 1 : index
+    %s = gpu.wait async
+    %d1, %t1 = gpu.alloc async [%s] () : memref<16xf32>
+    gpu.wait [%t1]
+    %m = arith.select %c, %a, %d1 : memref<16xf32>
+    %s1 = gpu.wait async
+    %s2 = gpu.wait async
+    // expected-note @+1 {{the earlier op}}
+    %k = gpu.launch_func async [%s1] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32>)
+    // expected-error @+1 {{race on the buffer of 'arith.select': 'gpu.memcpy' and the earlier 'gpu.launch_func' are not ordered}}
+    %cp = gpu.memcpy async [%s2] %d1, %h : memref<16xf32>, memref<16xf32>
+    gpu.wait [%k, %cp]
+    return
+  }
+}
+
+// -----
+
 // Tests that every case of an scf.index_switch runs in some trace: a case
 // that leaves its kernel unwaited leaves it running at the return and its
 // stream alive; with every case waiting (next function) all is done.

@@ -9,11 +9,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckTrace.h"
+#include "ContiguousAlias.h"
 #include "GPUWork.h"
 #include "HappensBefore.h"
 #include "vyre/Analysis/ViewDisjointness.h"
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -47,6 +49,11 @@ public:
 private:
   RootKind kindOf(Value root);
   bool isNoAlias(Value argument);
+  /// The function arguments `root` may be: itself for an argument, the
+  /// arguments either side of an `arith.select` may be (views resolved);
+  /// none where it may be anything else.
+  std::optional<SmallVector<Value, 2>> argumentsBehind(Value root);
+  bool mayAliasArgument(Value lhs, Value rhs);
   bool mayAlias(const Buffer &lhs, const Buffer &rhs);
   std::string describeBuffer(const Buffer &lhs, const Buffer &rhs);
 
@@ -109,17 +116,60 @@ bool TraceChecker::isNoAlias(Value argument) {
       function.getArgAttr(blockArgument.getArgNumber(), "llvm.noalias"));
 }
 
+std::optional<SmallVector<Value, 2>> TraceChecker::argumentsBehind(Value root) {
+  SmallVector<Value, 2> arguments;
+  SmallVector<Value> work{root};
+  // A select of selects is read through; a long chain is taken as unknown.
+  constexpr unsigned kMostValues = 16;
+  for (unsigned visited = 0; !work.empty(); ++visited) {
+    if (visited == kMostValues)
+      return std::nullopt;
+    Value value = rootBehindViews(work.pop_back_val());
+    if (kindOf(value) == RootKind::Argument) {
+      if (!llvm::is_contained(arguments, value))
+        arguments.push_back(value);
+      continue;
+    }
+    auto select = value.getDefiningOp<arith::SelectOp>();
+    if (!select)
+      return std::nullopt;
+    work.push_back(select.getTrueValue());
+    work.push_back(select.getFalseValue());
+  }
+  return arguments;
+}
+
+bool TraceChecker::mayAliasArgument(Value lhs, Value rhs) {
+  return lhs == rhs || (!isNoAlias(lhs) && !isNoAlias(rhs));
+}
+
 bool TraceChecker::mayAlias(const Buffer &lhs, const Buffer &rhs) {
   if (lhs.everything || rhs.everything)
     return true;
   if (lhs.root == rhs.root)
     return lhs.instance == rhs.instance;
   RootKind lhsKind = kindOf(lhs.root), rhsKind = kindOf(rhs.root);
-  if (lhsKind == RootKind::Unknown || rhsKind == RootKind::Unknown)
-    return true;
+  if (lhsKind == RootKind::Unknown || rhsKind == RootKind::Unknown) {
+    // A value chosen among arguments by arith.select is one of them: it
+    // meets what one of them may meet, and never an allocation.
+    std::optional<SmallVector<Value, 2>> lhsArguments =
+        argumentsBehind(lhs.root);
+    std::optional<SmallVector<Value, 2>> rhsArguments =
+        argumentsBehind(rhs.root);
+    if ((lhsArguments && rhsKind == RootKind::Fresh) ||
+        (rhsArguments && lhsKind == RootKind::Fresh))
+      return false;
+    if (!lhsArguments || !rhsArguments)
+      return true;
+    return llvm::any_of(*lhsArguments, [&](Value lhsArgument) {
+      return llvm::any_of(*rhsArguments, [&](Value rhsArgument) {
+        return mayAliasArgument(lhsArgument, rhsArgument);
+      });
+    });
+  }
   if (lhsKind == RootKind::Fresh || rhsKind == RootKind::Fresh)
     return false;
-  return !isNoAlias(lhs.root) && !isNoAlias(rhs.root);
+  return mayAliasArgument(lhs.root, rhs.root);
 }
 
 std::string TraceChecker::describeBuffer(const Buffer &lhs, const Buffer &rhs) {

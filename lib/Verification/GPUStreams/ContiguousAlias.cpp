@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -62,4 +63,18 @@ Value mlir::vyre::gpu_streams::viewBehindPointer(Value pointer) {
     llvm::append_range(work, definer->getOperands());
   }
   return view;
+}
+
+Value mlir::vyre::gpu_streams::rootBehindViews(Value value) {
+  while (Operation *definer = value.getDefiningOp()) {
+    if (Value aliased = viewBehindAlias(value)) {
+      value = aliased;
+      continue;
+    }
+    auto view = dyn_cast<ViewLikeOpInterface>(definer);
+    if (!view || view.getViewDest() != value)
+      break;
+    value = view.getViewSource();
+  }
+  return value;
 }

@@ -20,6 +20,10 @@ Value viewBehindAlias(Value value);
 /// only (the first element's address), that view; otherwise null.
 Value viewBehindPointer(Value pointer);
 
+/// The buffer `value` names: views and the aliases above resolved to what
+/// they view.
+Value rootBehindViews(Value value);
+
 } // namespace mlir::vyre::gpu_streams
 
 #endif // VYRE_LIB_VERIFICATION_GPUSTREAMS_CONTIGUOUSALIAS_H

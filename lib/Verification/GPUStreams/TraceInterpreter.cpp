@@ -16,25 +16,10 @@
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::vyre::gpu_streams;
-
-static Value resolveRoot(Value value) {
-  while (Operation *definer = value.getDefiningOp()) {
-    if (Value aliased = viewBehindAlias(value)) {
-      value = aliased;
-      continue;
-    }
-    auto view = dyn_cast<ViewLikeOpInterface>(definer);
-    if (!view || view.getViewDest() != value)
-      break;
-    value = view.getViewSource();
-  }
-  return value;
-}
 
 /// The view a copy operand names: the view behind the lowering's
 /// identity-layout aliases of it.
@@ -146,7 +131,7 @@ FailureOr<unsigned> TraceInterpreter::streamOf(Operation *user, Value token) {
 /// the buffer bound to it in this trace. Anything else is its own root (an
 /// unknown one may alias everything).
 Buffer TraceInterpreter::bufferOf(Value value) {
-  Value root = resolveRoot(value);
+  Value root = rootBehindViews(value);
   auto bound = memrefBinding.find(root);
   if (bound != memrefBinding.end())
     return bound->second;
