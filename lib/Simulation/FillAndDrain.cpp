@@ -37,6 +37,38 @@ void FillAndDrain::add(std::optional<unsigned> engine, double start,
   ops.push_back(op);
 }
 
+void FillAndDrain::repeat(size_t begin, uint64_t times) {
+  if (truncated || begin >= ops.size())
+    return;
+  size_t end = ops.size();
+  size_t perCopy = end - begin;
+  // Repeats leave room for the ops after the loop: at most half the limit.
+  size_t room = maxOps / 2 > ops.size() ? maxOps / 2 - ops.size() : 0;
+  uint64_t copies =
+      std::min<uint64_t>(times, std::min(repeatBudget, room) / perCopy);
+  uint32_t accessesBegin = ops[begin].begin;
+  uint32_t accessesEnd = ops[end - 1].end;
+  uint64_t perCopyAccesses = accessesEnd - accessesBegin;
+  if (accesses.size() + copies * perCopyAccesses >= UINT32_MAX)
+    return;
+  ops.reserve(ops.size() + copies * perCopy);
+  accesses.reserve(accesses.size() + copies * perCopyAccesses);
+  for (uint64_t copy = 0; copy < copies; ++copy) {
+    for (size_t index = begin; index < end; ++index) {
+      Recorded op = ops[index];
+      uint32_t opBegin = uint32_t(accesses.size());
+      for (uint32_t access = op.begin; access < op.end; ++access) {
+        Access repeated = accesses[access];
+        accesses.push_back(repeated);
+      }
+      op.begin = opBegin;
+      op.end = uint32_t(accesses.size());
+      ops.push_back(op);
+    }
+  }
+  repeatBudget -= copies * perCopy;
+}
+
 llvm::SmallVector<EngineEnds> FillAndDrain::compute(unsigned engines) const {
   llvm::SmallVector<EngineEnds> ends(engines);
   for (unsigned engine = 0; engine < engines && engine < fills.size();

@@ -34,15 +34,16 @@ struct EngineEnds {
 /// Records the ops of one run on the dependency chain, in program order,
 /// then computes each engine's ends.
 ///
-/// The ops of a loop's iterations that the simulator added from its steady
-/// state are not recorded. The ops recorded are then the first iterations
-/// of each loop, standing for its last ones (same accesses, same order):
-/// the chains among them are chains of the whole run, so each drain found
-/// is at most that of the last instance it stands for, and an instance left
-/// out in the middle has at least that drain (whatever follows and
-/// conflicts with a later instance of an op follows and conflicts with an
-/// earlier one). Each fill is the true one (an op's first instance starts
-/// earliest). The result stays a lower bound.
+/// The iterations of a loop that the simulator added from its steady state
+/// are recorded as copies of the last one run (`repeat`), up to a budget.
+/// Past it, the ops recorded stand for the first and the last iterations of
+/// each loop (same accesses, same order): the chains among them are chains
+/// of the whole run, so each drain found is at most that of the last
+/// instance it stands for, and an instance left out in the middle has at
+/// least that drain (whatever follows and conflicts with a later instance
+/// of an op follows and conflicts with an earlier one). Each fill is the
+/// true one (an op's first instance starts earliest). The result stays a
+/// lower bound.
 class FillAndDrain {
 public:
   /// At most this many ops are recorded; past it, the drains are 0.
@@ -54,6 +55,18 @@ public:
   void add(std::optional<unsigned> engine, double start, double duration,
            llvm::ArrayRef<std::pair<unsigned, bool>> slots,
            llvm::ArrayRef<std::pair<Value, bool>> hostBuffers);
+
+  /// How many ops are recorded so far (0 once past the limit).
+  size_t recordedOps() const { return truncated ? 0 : ops.size(); }
+
+  /// Records the ops from `begin` on (one iteration of a loop) again, up to
+  /// `times` more times: the iterations the simulator adds from the loop's
+  /// steady state, which have the same accesses and durations. A copy stands
+  /// for one of the last iterations, so that the chains through a long loop
+  /// are not cut to the iterations simulated one by one. At most
+  /// `maxRepeatedOps` ops are repeated over the whole run; past that, the
+  /// iterations left out stand in the middle (see above).
+  void repeat(size_t begin, uint64_t times);
 
   /// The ends of engines 0 .. `engines` - 1.
   llvm::SmallVector<EngineEnds> compute(unsigned engines) const;
@@ -75,6 +88,8 @@ private:
 
   size_t maxOps;
   bool truncated = false;
+  /// The ops `repeat` may still add.
+  size_t repeatBudget = size_t(1) << 18;
   std::vector<Recorded> ops;
   std::vector<Access> accesses;
   /// The earliest start of each engine's ops, recorded or not.

@@ -801,6 +801,7 @@ private:
         break;
       }
       run.choices.clear();
+      size_t iterationBegin = fillAndDrain.recordedOps();
       if (failed(runRegion(loop.getRegion()))) {
         result = failure();
         break;
@@ -815,6 +816,7 @@ private:
       if (std::optional<simulation::LoopPeriod> period = detector.add(
               snapshot(run.writes), std::move(run.choices))) {
         result = extrapolate(loop, run.writes, *period, trips - i - 1);
+        fillAndDrain.repeat(iterationBegin, trips - i - 1);
         break;
       }
     }

@@ -1,5 +1,6 @@
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-simulate="launch-us=0 event-us=0 host-sync-us=0 alloc-free-us=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false --vyre-verify-schedule --vyre-simulate="launch-us=0 event-us=0 host-sync-us=0 alloc-free-us=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERLAP
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-simulate="launch-us=0 event-us=0 host-sync-us=0 alloc-free-us=0 steady-state=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE-BY-ONE
 
 // Tests that the bound counts an engine's fill and drain. Three batches, each
 // copied in (102 us: 5.5 MB at 55 GB/s plus 2 us), through a 50 us kernel and
@@ -65,5 +66,37 @@ func.func @unrelated_first(%in: memref<1375000xf32> {vyre.pinned, llvm.noalias},
   vyre.copy_h2d %in to %x : memref<1375000xf32> to memref<1375000xf32>
   vyre.dispatch @k::@model blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x, %y : memref<1375000xf32>, memref<1375000xf32>) access [read, write] {vyre.cost_us = 50.0}
   vyre.copy_d2h %y to %out : memref<1375000xf32> to memref<1375000xf32>
+  return
+}
+
+// -----
+
+// Tests that the chains through a loop count the iterations added from its
+// steady state. Two copies in (102 us each), then 100 iterations of a 10 us
+// kernel that reads one and accumulates into the other, then the copy back
+// (102 us): whichever copy in comes last is followed by all 100 kernels and
+// the copy back, so the bound is 204 + 1000 + 102 = 1306 us, as with every
+// iteration simulated one by one (the last RUN line's case).
+gpu.module @k {
+  func.func private @step(%x: memref<1375000xf32>, %acc: memref<1375000xf32>) attributes {gpu.kernel}
+}
+// SERIAL: remark: makespan 1306.0 us, device time 1306.0 us, bound 1306.0 us (H2D copies 204.0 us, D2H copies 102.0 us, kernels 1000.0 us, longest path 1204.0 us, engine with fill and drain 1306.0 us;
+// SERIAL-SAME: loop iterations added from their steady state
+// OVERLAP: remark: makespan 1306.0 us, device time 1306.0 us, bound 1306.0 us
+// ONE-BY-ONE: remark: makespan 1306.0 us, device time 1306.0 us, bound 1306.0 us (H2D copies 204.0 us, D2H copies 102.0 us, kernels 1000.0 us, longest path 1204.0 us, engine with fill and drain 1306.0 us;
+func.func @long_loop(%in: memref<1375000xf32> {vyre.pinned, llvm.noalias},
+                     %init: memref<1375000xf32> {vyre.pinned, llvm.noalias},
+                     %out: memref<1375000xf32> {vyre.pinned, llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %x = vyre.alloc : memref<1375000xf32>
+  %acc = vyre.alloc : memref<1375000xf32>
+  vyre.copy_h2d %in to %x : memref<1375000xf32> to memref<1375000xf32>
+  vyre.copy_h2d %init to %acc : memref<1375000xf32> to memref<1375000xf32>
+  scf.for %i = %c0 to %c100 step %c1 {
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%x, %acc : memref<1375000xf32>, memref<1375000xf32>) access [read, readwrite] {vyre.cost_us = 10.0}
+  }
+  vyre.copy_d2h %acc to %out : memref<1375000xf32> to memref<1375000xf32>
   return
 }
