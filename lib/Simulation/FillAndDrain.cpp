@@ -42,13 +42,16 @@ void FillAndDrain::repeat(size_t begin, uint64_t times) {
     return;
   size_t end = ops.size();
   size_t perCopy = end - begin;
-  // Repeats leave room for the ops after the loop: at most half the limit.
-  size_t room = maxOps / 2 > ops.size() ? maxOps / 2 - ops.size() : 0;
-  uint64_t copies =
-      std::min<uint64_t>(times, std::min(repeatBudget, room) / perCopy);
   uint32_t accessesBegin = ops[begin].begin;
   uint32_t accessesEnd = ops[end - 1].end;
   uint64_t perCopyAccesses = accessesEnd - accessesBegin;
+  // The budget counts ops and their accesses (a kernel may take hundreds of
+  // buffers). Repeats leave room for the ops after the loop: at most half
+  // the limit.
+  size_t room = maxOps / 2 > ops.size() ? maxOps / 2 - ops.size() : 0;
+  uint64_t copies = std::min<uint64_t>(
+      times, std::min<uint64_t>(repeatBudget / (perCopy + perCopyAccesses),
+                                room / perCopy));
   if (accesses.size() + copies * perCopyAccesses >= UINT32_MAX)
     return;
   ops.reserve(ops.size() + copies * perCopy);
@@ -66,7 +69,7 @@ void FillAndDrain::repeat(size_t begin, uint64_t times) {
       ops.push_back(op);
     }
   }
-  repeatBudget -= copies * perCopy;
+  repeatBudget -= copies * (perCopy + perCopyAccesses);
 }
 
 llvm::SmallVector<EngineEnds> FillAndDrain::compute(unsigned engines) const {

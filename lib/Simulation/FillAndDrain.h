@@ -63,8 +63,8 @@ public:
   /// `times` more times: the iterations the simulator adds from the loop's
   /// steady state, which have the same accesses and durations. A copy stands
   /// for one of the last iterations, so that the chains through a long loop
-  /// are not cut to the iterations simulated one by one. At most
-  /// `maxRepeatedOps` ops are repeated over the whole run; past that, the
+  /// are not cut to the iterations simulated one by one. At most 2^20 ops
+  /// and accesses are repeated over the whole run; past that, the
   /// iterations left out stand in the middle (see above).
   void repeat(size_t begin, uint64_t times);
 
@@ -88,8 +88,8 @@ private:
 
   size_t maxOps;
   bool truncated = false;
-  /// The ops `repeat` may still add.
-  size_t repeatBudget = size_t(1) << 18;
+  /// The ops and accesses `repeat` may still add.
+  uint64_t repeatBudget = uint64_t(1) << 20;
   std::vector<Recorded> ops;
   std::vector<Access> accesses;
   /// The earliest start of each engine's ops, recorded or not.

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -141,4 +142,23 @@ std::optional<int64_t>
 mlir::vyre::simulation::evaluateIndexValue(Value value,
                                            const DenseMap<Value, int64_t> &known) {
   return evaluate(value, known, 0);
+}
+
+bool mlir::vyre::simulation::mayReadIndexValues(
+    Value value, const DenseMap<Value, int64_t> &known) {
+  SmallVector<std::pair<Value, unsigned>> work{{value, 0}};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    auto [next, depth] = work.pop_back_val();
+    if (known.count(next))
+      return true;
+    Operation *def = next.getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (depth == kMaxDepth)
+      return true;
+    for (Value operand : def->getOperands())
+      work.push_back({operand, depth + 1});
+  }
+  return false;
 }

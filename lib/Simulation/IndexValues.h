@@ -25,6 +25,13 @@ namespace mlir::vyre::simulation {
 std::optional<int64_t>
 evaluateIndexValue(Value value, const llvm::DenseMap<Value, int64_t> &known);
 
+/// Whether `value` may be computed from one of the values in `known` (the
+/// induction variables being run): then its value may change from one
+/// iteration to the next, known in some and unknown in others (a division
+/// of a negative number, an overflow). Past a depth it says yes.
+bool mayReadIndexValues(Value value,
+                        const llvm::DenseMap<Value, int64_t> &known);
+
 } // namespace mlir::vyre::simulation
 
 #endif // VYRE_LIB_SIMULATION_INDEXVALUES_H

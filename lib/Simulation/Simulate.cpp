@@ -413,7 +413,11 @@ private:
       std::optional<int64_t> condition = simulation::evaluateIndexValue(
           branch.getCondition(), inductionValues);
       bool takeElse = condition && *condition == 0;
-      if (condition && !matchPattern(branch.getCondition(), m_Constant()))
+      // A condition computed from the iterations may take either branch,
+      // and may be known in some iterations and not in others.
+      if (!matchPattern(branch.getCondition(), m_Constant()) &&
+          (condition || simulation::mayReadIndexValues(branch.getCondition(),
+                                                       inductionValues)))
         for (LoopRun *run : loopRuns)
           run->branchesOnIterations = true;
       if (failed(runRegion(takeElse ? branch.getElseRegion()

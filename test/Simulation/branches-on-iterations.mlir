@@ -76,3 +76,34 @@ func.func @long_loop() {
   }
   return
 }
+
+// -----
+
+// Tests a condition computed from the iteration that the simulator cannot
+// compute in the first ten iterations ((i - 10) / 1000 of a negative number)
+// and can from then on (it is 0: the else branch, 1 us). The loop is run in
+// full, not extrapolated from the first iterations' then branch (100 us):
+// 10 * 100 + 90 * 1 = 1090 us.
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+// expected-remark @+1 {{makespan 1090.0 us, device time 1090.0 us}}
+func.func @known_late(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c100 = arith.constant 100 : index
+  %c1000 = arith.constant 1000 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c100 step %c1 {
+    %shifted = arith.subi %i, %c10 : index
+    %q = arith.divsi %shifted, %c1000 : index
+    %key = arith.cmpi ne, %q, %c0 : index
+    scf.if %key {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 100.0}
+    } else {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 1.0}
+    }
+  }
+  return
+}
