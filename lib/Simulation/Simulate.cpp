@@ -344,6 +344,19 @@ private:
     return trips.getZExtValue();
   }
 
+  /// When every stream is free, and `atLeast` has passed (the streams in
+  /// the order of their numbers, so that a loop's choices compare).
+  double deviceDone(double atLeast) {
+    SmallVector<int64_t> streams;
+    for (auto &entry : streamFree)
+      streams.push_back(entry.first);
+    llvm::sort(streams);
+    SmallVector<double> ends{atLeast};
+    for (int64_t stream : streams)
+      ends.push_back(streamFree[stream]);
+    return choose(ends);
+  }
+
   /// The host blocks until `until`, then spends `syncs` synchronizations.
   void hostWaits(double until, size_t syncs) {
     if (LoopWrites *writes = currentWrites())
@@ -462,9 +475,10 @@ private:
       free = choose({free, *ready});
       if (LoopWrites *writes = currentWrites())
         writes->streams.insert(*stream);
-      // A free waits for its stream on the host.
+      // A free waits on the host for the whole device: the runtime's
+      // cuMemFree is not stream-ordered, and synchronizes every stream.
       if (isa<DeallocOp>(op)) {
-        hostWaits(free, 1);
+        hostWaits(deviceDone(free), 1);
         spendOnHost(model.allocFreeUs);
       }
       if (Value token = op.getCompletionToken())

@@ -125,3 +125,31 @@ func.func @loop_around_region(%out: memref<16xf32> {vyre.pinned, llvm.noalias}) 
   vyre.copy_d2h %a to %out : memref<16xf32> to memref<16xf32>
   return
 }
+
+// -----
+
+// Tests that a free waits for the whole device, not only its own stream
+// (cuMemFree is not ordered on a stream): the free of %a, which the 102 us
+// copy back of %b on stream 2 does not touch, still waits for it. The
+// kernel ends at 10.85 us (its launch, then 10 us) and the copy back at
+// 112.85 us; the free of %a then costs a synchronization and 21.5 us
+// (136.05), the host's wait for the copy 1.7 us, the free of %b 23.2 us,
+// the return a synchronization per stream used (3.4 us): 164.3 us. Were
+// the free to wait for the main stream only, it would run beside the copy
+// (141.2 us).
+gpu.module @k {
+  func.func private @write(%x: memref<16xf32>, %y: memref<1375000xf32>) attributes {gpu.kernel}
+}
+// expected-remark @+1 {{makespan 164.3 us, device time 112.0 us, bound 112.0 us (H2D copies 0.0 us, D2H copies 102.0 us, kernels 10.0 us, longest path 112.0 us, engine with fill and drain 112.0 us; host 56.6 us in runtime calls, 5 host synchronizations}}
+func.func @free_waits_for_device(%h: memref<1375000xf32> {vyre.pinned, llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<16xf32>
+  %b = vyre.alloc : memref<1375000xf32>
+  vyre.dispatch @k::@write blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %b : memref<16xf32>, memref<1375000xf32>) access [write, write] {vyre.cost_us = 10.0}
+  %r = vyre.record
+  %t = vyre.copy_d2h_async %b to %h on stream 2 after [%r] : memref<1375000xf32> to memref<1375000xf32>
+  vyre.dealloc %a : memref<16xf32>
+  vyre.sync %t
+  vyre.dealloc %b : memref<1375000xf32>
+  return
+}
