@@ -29,7 +29,7 @@ gpu.module @k {
 // streams, keeps a copy that depends on another on that copy's stream (behind
 // the copies before it there), and that by default every copy uses stream 1.
 // (order-copies=false keeps the copies in the input's order, which this case
-// is about; order-copies.mlir tests the order.)
+// is about; overlap-copies-order.mlir tests the order.)
 // STREAMS-LABEL: func.func @spread
 // DEFAULT-LABEL: func.func @spread
 func.func @spread(%h: memref<16xf32> {llvm.noalias}, %g: memref<16xf32> {llvm.noalias}) {
