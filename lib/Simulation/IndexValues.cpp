@@ -144,21 +144,41 @@ mlir::vyre::simulation::evaluateIndexValue(Value value,
   return evaluate(value, known, 0);
 }
 
-bool mlir::vyre::simulation::mayReadIndexValues(
-    Value value, const DenseMap<Value, int64_t> &known) {
+std::optional<SmallVector<Value, 2>>
+mlir::vyre::simulation::indexValuesRead(Value value,
+                                        const DenseMap<Value, int64_t> &known) {
+  SmallVector<Value, 2> read;
   SmallVector<std::pair<Value, unsigned>> work{{value, 0}};
   llvm::SmallPtrSet<Operation *, 16> seen;
+  auto everything = [&] {
+    SmallVector<Value, 2> all;
+    for (auto &entry : known)
+      all.push_back(entry.first);
+    return all;
+  };
   while (!work.empty()) {
     auto [next, depth] = work.pop_back_val();
-    if (known.count(next))
-      return true;
+    if (known.count(next)) {
+      if (!llvm::is_contained(read, next))
+        read.push_back(next);
+      continue;
+    }
+    if (matchPattern(next, m_Constant()))
+      continue;
     Operation *def = next.getDefiningOp();
-    if (!def || !seen.insert(def).second)
+    if (!def)
+      return std::nullopt;
+    if (!seen.insert(def).second)
       continue;
     if (depth == kMaxDepth)
-      return true;
+      return everything();
+    if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::RemUIOp,
+             arith::RemSIOp, arith::DivUIOp, arith::DivSIOp, arith::MaxSIOp,
+             arith::MinSIOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp,
+             arith::IndexCastOp, arith::SelectOp, arith::CmpIOp>(def))
+      return std::nullopt;
     for (Value operand : def->getOperands())
       work.push_back({operand, depth + 1});
   }
-  return false;
+  return read;
 }

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 
@@ -25,12 +26,15 @@ namespace mlir::vyre::simulation {
 std::optional<int64_t>
 evaluateIndexValue(Value value, const llvm::DenseMap<Value, int64_t> &known);
 
-/// Whether `value` may be computed from one of the values in `known` (the
-/// induction variables being run): then its value may change from one
-/// iteration to the next, known in some and unknown in others (a division
-/// of a negative number, an overflow). Past a depth it says yes.
-bool mayReadIndexValues(Value value,
-                        const llvm::DenseMap<Value, int64_t> &known);
+/// The values among `known` (the induction variables being run) that
+/// `value` is computed from, where it is computed through the ops
+/// `evaluateIndexValue` follows alone: then it may be known in some
+/// iterations and not in others (a division of a negative number, an
+/// overflow), and may change from one to the next. None where it reads
+/// anything else (an argument, a load), so that it is never known; every
+/// value in `known` where the expression is too deep to follow.
+std::optional<llvm::SmallVector<Value, 2>>
+indexValuesRead(Value value, const llvm::DenseMap<Value, int64_t> &known);
 
 } // namespace mlir::vyre::simulation
 

@@ -108,6 +108,8 @@ struct LoopWrites {
 struct LoopRun {
   LoopWrites writes;
   simulation::ChoiceLog choices;
+  /// The loop's induction variable.
+  Value inductionVariable;
   /// Whether an scf.if in it took a branch computed from the iteration: its
   /// iterations need not repeat, so the run is not extrapolated.
   bool branchesOnIterations = false;
@@ -426,13 +428,17 @@ private:
       std::optional<int64_t> condition = simulation::evaluateIndexValue(
           branch.getCondition(), inductionValues);
       bool takeElse = condition && *condition == 0;
-      // A condition computed from the iterations may take either branch,
-      // and may be known in some iterations and not in others.
-      if (!matchPattern(branch.getCondition(), m_Constant()) &&
-          (condition || simulation::mayReadIndexValues(branch.getCondition(),
-                                                       inductionValues)))
-        for (LoopRun *run : loopRuns)
-          run->branchesOnIterations = true;
+      // A condition computed from a loop's iterations may take either
+      // branch, and may be known in some iterations and not in others: that
+      // loop's runs are not extrapolated. One computed from anything else
+      // is never known (the then branch, every time).
+      if (!matchPattern(branch.getCondition(), m_Constant()))
+        if (std::optional<SmallVector<Value, 2>> read =
+                simulation::indexValuesRead(branch.getCondition(),
+                                            inductionValues))
+          for (LoopRun *run : loopRuns)
+            if (llvm::is_contained(*read, run->inductionVariable))
+              run->branchesOnIterations = true;
       if (failed(runRegion(takeElse ? branch.getElseRegion()
                                     : branch.getThenRegion())))
         return failure();
@@ -794,6 +800,7 @@ private:
   /// state within max-trips iterations is an error.
   LogicalResult runLoop(scf::ForOp loop, uint64_t trips) {
     LoopRun run;
+    run.inductionVariable = loop.getInductionVar();
     loopRuns.push_back(&run);
     simulation::SteadyStateDetector detector;
     size_t written = 0;

@@ -107,3 +107,50 @@ func.func @known_late(%n: index) {
   }
   return
 }
+
+// -----
+
+// Tests that a condition read from memory at the iteration (a load indexed
+// by the induction variable) is never computed: the then branch every
+// iteration, and the loop is still extrapolated from its steady state, as
+// it is for an inner loop whose condition reads only the outer loop's
+// iteration (the same branch all through one run of it).
+gpu.module @k {
+  func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
+}
+// expected-remark @+1 {{makespan 800.0 us, device time 800.0 us, bound 800.0 us (H2D copies 0.0 us, D2H copies 0.0 us, kernels 800.0 us, longest path 800.0 us, engine with fill and drain 800.0 us; host 0.0 us in runtime calls, 1 host synchronizations; 5 loop iterations added from their steady state)}}
+func.func @loaded_condition(%flags: memref<8xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %key = memref.load %flags[%i] : memref<8xi1>
+    scf.if %key {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 100.0}
+    } else {
+      vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 10.0}
+    }
+  }
+  return
+}
+// expected-remark @+1 {{makespan 11000.0 us, device time 11000.0 us, bound 11000.0 us (H2D copies 0.0 us, D2H copies 0.0 us, kernels 11000.0 us, longest path 11000.0 us, engine with fill and drain 11000.0 us; host 0.0 us in runtime calls, 1 host synchronizations; 194 loop iterations added from their steady state)}}
+func.func @outer_condition() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c100 = arith.constant 100 : index
+  %a = vyre.alloc : memref<16xf32>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %odd = arith.remui %i, %c2 : index
+    %key = arith.cmpi eq, %odd, %c1 : index
+    scf.for %j = %c0 to %c100 step %c1 {
+      scf.if %key {
+        vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 100.0}
+      } else {
+        vyre.dispatch @k::@kernel blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<16xf32>) access [readwrite] {vyre.cost_us = 10.0}
+      }
+    }
+  }
+  return
+}
