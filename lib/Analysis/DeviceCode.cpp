@@ -15,6 +15,19 @@ bool vyre::hasDeviceCodeRegions(Operation *op) {
   return isa<gpu::LaunchOp>(op);
 }
 
+SmallVector<Block *> vyre::getHostBlocks(Operation *function) {
+  SmallVector<Block *> blocks;
+  function->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != function && hasDeviceCodeRegions(op))
+      return WalkResult::skip();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        blocks.push_back(&block);
+    return WalkResult::advance();
+  });
+  return blocks;
+}
+
 bool vyre::isDeviceOnlyMemory(Value value) {
   Value root = SlotAccessAnalysis::resolveRoot(value);
   if (root.getDefiningOp<AllocOp>())

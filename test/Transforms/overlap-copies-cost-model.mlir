@@ -1,7 +1,8 @@
 // The cost model as it weighs copies that the host waits for in place
 // (async-in-place=false); overlap-copies-cost-model-async.mlir has the
-// default, where a copy in place does not make the host wait.
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=async-in-place=false --vyre-verify-schedule | FileCheck %s
+// default, where a copy in place does not make the host wait. (order-kernels=
+// false in the first run: the cases are about the copies in the input's order.)
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="async-in-place=false order-kernels=false" --vyre-verify-schedule | FileCheck %s
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=async-in-place=false --remarks-filter=overlap-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false async-in-place=false" | FileCheck %s --check-prefix=OFF
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="event-us=0 host-sync-us=0 async-in-place=false" | FileCheck %s --check-prefix=FREE

@@ -1,4 +1,4 @@
-// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false side-streams=2 order-copies=false" | FileCheck %s --check-prefix=STREAMS
+// RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false side-streams=2 order-copies=false order-kernels=false" | FileCheck %s --check-prefix=STREAMS
 // RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false hoist=false" | FileCheck %s --check-prefix=NOHOIST
 // RUN: vyre-opt %s --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s --check-prefix=DEFAULT
 // RUN: vyre-opt %s --vyre-kernel-access --overlap-copies="cost-model=false side-streams=2" --vyre-verify-schedule -o /dev/null
@@ -28,8 +28,9 @@ gpu.module @k {
 // Tests that side-streams=2 spreads independent copies over both side
 // streams, keeps a copy that depends on another on that copy's stream (behind
 // the copies before it there), and that by default every copy uses stream 1.
-// (order-copies=false keeps the copies in the input's order, which this case
-// is about; overlap-copies-order.mlir tests the order.)
+// (order-copies=false and order-kernels=false keep the copies in the input's
+// order, which this case is about; overlap-copies-order.mlir and
+// overlap-copies-order-kernels.mlir test the orders.)
 // STREAMS-LABEL: func.func @spread
 // DEFAULT-LABEL: func.func @spread
 func.func @spread(%h: memref<16xf32> {llvm.noalias}, %g: memref<16xf32> {llvm.noalias}) {

@@ -1,6 +1,6 @@
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false order-copies=false" | FileCheck %s --check-prefix=INPUT-ORDER
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false --remarks-filter=overlap-copies 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false order-kernels=false" | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false order-copies=false order-kernels=false" | FileCheck %s --check-prefix=INPUT-ORDER
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies="cost-model=false order-kernels=false" --remarks-filter=overlap-copies 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --overlap-copies --vyre-verify-schedule -o /dev/null
 // RUN: vyre-opt %s --split-input-file --test-vyre-value-digest="index=3" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input
 // RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | vyre-opt --split-input-file --test-vyre-value-digest="index=3 interleaving=lazy" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered

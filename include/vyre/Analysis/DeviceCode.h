@@ -10,12 +10,17 @@
 #define VYRE_ANALYSIS_DEVICECODE_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace mlir::vyre {
 
 /// Whether the regions of `op` are device code (the body of a non-outlined
 /// `gpu.launch`): no host op may be put there.
 bool hasDeviceCodeRegions(Operation *op);
+
+/// The blocks of `function`'s regions and of the ops nested in them, in
+/// pre-order, without those of device code regions: the host blocks.
+SmallVector<Block *> getHostBlocks(Operation *function);
 
 /// Whether `value`, views resolved, is memory only the device may touch: a
 /// `vyre.alloc` buffer, or a `gpu.alloc` one that is not `host_shared`.

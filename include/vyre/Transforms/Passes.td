@@ -83,6 +83,18 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
     where one writes a slot the other touches keep their order; a copy into
     a function argument keeps its place. Remark `CopiesOrderedByNeed`.
 
+    **Kernels in the order of the critical path.** With `order-kernels`
+    (the default), each run of copies and dispatches in a block that
+    nothing orders among themselves is list-scheduled first, on the engines
+    `--vyre-simulate` models (a copy engine per direction, one for
+    kernels): of the ops free to go, the one that can start first, ties to
+    the longest chain after it. Where that estimate, with the ops after the
+    run, beats the input's order by more than 1% (and 1 us), the run is
+    issued in the order the schedule starts its ops: a kernel whose copy
+    back can run beside another copy goes first. Two ops keep their order
+    where one may write what the other touches. Remark
+    `WorkOrderedByCriticalPath`.
+
     **Copies left in place.** With `async-in-place` (the default), every
     copy that stays on the main stream becomes `vyre.copy_h2d_async` or
     `vyre.copy_d2h_async` on stream 0, as `--vyre-async-in-place` makes it:
@@ -132,6 +144,11 @@ def OverlapCopiesPass : Pass<"overlap-copies", "::mlir::func::FuncOp"> {
            "Issue each run of consecutive copies into the device in the "
            "order their first consumers need them, where nothing orders "
            "them among themselves (false: the input's order)">,
+    Option<"orderKernels", "order-kernels", "bool", /*default=*/"true",
+           "Issue each run of copies and kernels that nothing orders among "
+           "themselves in the order a list schedule by critical path starts "
+           "them, where its estimate beats the input's order (false: the "
+           "input's order)">,
     Option<"costModel", "cost-model", "bool", /*default=*/"true",
            "Leave a copy in place where the modelled saving of moving it is "
            "below the overhead of moving it (false: move every copy it may)">,

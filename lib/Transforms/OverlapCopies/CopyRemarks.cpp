@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Remarks.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::vyre;
@@ -147,6 +148,19 @@ void overlap::emitCopiesOrderedRemark(FunctionOpInterface function,
              " copies issued in the order their first consumers need them: "
              "nothing ordered them among themselves, and on a side stream a "
              "copy waits for every copy issued before it";
+}
+
+void overlap::emitWorkReorderedRemark(FunctionOpInterface function,
+                                      const ReorderedRun &run) {
+  remark::analysis(vyre::getSourceLocation(run.first->getLoc()),
+                   remarkOptions(function, "WorkOrderedByCriticalPath"))
+      << std::to_string(run.ops) +
+             " copies and kernels issued in the order a list schedule by "
+             "critical path starts them: " +
+             llvm::formatv("{0:F1} us", run.newOrderUs).str() +
+             " on the engines, against " +
+             llvm::formatv("{0:F1} us", run.inputOrderUs).str() +
+             " in the input's order";
 }
 
 void overlap::emitCopyDeclinedRemark(FunctionOpInterface function,

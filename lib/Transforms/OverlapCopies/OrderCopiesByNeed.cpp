@@ -192,17 +192,8 @@ unsigned orderBlock(Block &block, OpFootprintCache &footprints) {
 unsigned overlap::orderCopiesByNeed(FunctionOpInterface function,
                                     const SlotAccessAnalysis &slots) {
   OpFootprintCache footprints(slots);
-  SmallVector<Block *> blocks;
-  function->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != function.getOperation() && hasDeviceCodeRegions(op))
-      return WalkResult::skip();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        blocks.push_back(&block);
-    return WalkResult::advance();
-  });
   unsigned moved = 0;
-  for (Block *block : blocks)
+  for (Block *block : getHostBlocks(function))
     moved += orderBlock(*block, footprints);
   return moved;
 }

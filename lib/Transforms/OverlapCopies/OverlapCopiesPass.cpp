@@ -12,12 +12,13 @@
 #include "vyre/Transforms/Passes.h"
 
 #include "vyre/Analysis/DeviceCode.h"
-#include "vyre/Support/PassDiagnostics.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Support/PassDiagnostics.h"
 #include "vyre/Transforms/AsyncInPlace/AsyncInPlaceCopies.h"
 #include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 #include "vyre/Transforms/OverlapCopies/CopyRemarks.h"
+#include "vyre/Transforms/OverlapCopies/OrderByCriticalPath.h"
 #include "vyre/Transforms/OverlapCopies/OrderCopiesByNeed.h"
 
 #include "llvm/Support/Debug.h"
@@ -74,9 +75,16 @@ struct OverlapCopiesPass
       return signalPassFailure();
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
     overlap::emitKernelSummaryRemarks(function, slots);
+    // Copies by need first: the order the critical path's schedule must
+    // beat is that of the copies as they will be issued.
     if (orderCopies)
       if (unsigned moved = overlap::orderCopiesByNeed(function, slots))
         overlap::emitCopiesOrderedRemark(function, moved);
+    if (orderKernels)
+      for (const overlap::ReorderedRun &run : overlap::orderByCriticalPath(
+               function, slots,
+               {h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs}))
+        overlap::emitWorkReorderedRemark(function, run);
     overlap::emitUnknownCallRemarks(function);
     // Copies into the host written asynchronously by hand are not ordered
     // against those this pass would make asynchronous: it keeps those

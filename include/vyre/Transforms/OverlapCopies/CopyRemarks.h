@@ -5,6 +5,7 @@
 
 #include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
+#include "vyre/Transforms/OverlapCopies/OrderByCriticalPath.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -28,6 +29,11 @@ void emitHandWrittenAsyncRemark(FunctionOpInterface function);
 /// An analysis remark `CopiesOrderedByNeed`: `moved` copies of `function`
 /// were issued in the order their first consumers need them.
 void emitCopiesOrderedRemark(FunctionOpInterface function, unsigned moved);
+
+/// An analysis remark `WorkOrderedByCriticalPath` at the first op of `run`,
+/// with the run's estimates in both orders.
+void emitWorkReorderedRemark(FunctionOpInterface function,
+                             const ReorderedRun &run);
 
 /// Says that the cost model left `copy` in place, and why.
 void emitCopyDeclinedRemark(FunctionOpInterface function, Operation *copy,
