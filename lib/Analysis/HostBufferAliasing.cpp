@@ -4,24 +4,71 @@
 
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::vyre;
 
+/// Whether `value` is an argument of the function it is in.
+static bool isFunctionArgument(Value value) {
+  auto argument = dyn_cast<BlockArgument>(value);
+  if (!argument)
+    return false;
+  Block *owner = argument.getOwner();
+  return owner->isEntryBlock() &&
+         isa_and_nonnull<FunctionOpInterface>(owner->getParentOp());
+}
+
 HostBufferOrigin HostBufferAliasing::getOrigin(Value root) {
-  if (auto argument = dyn_cast<BlockArgument>(root)) {
-    Block *owner = argument.getOwner();
-    if (owner->isEntryBlock() &&
-        isa_and_nonnull<FunctionOpInterface>(owner->getParentOp()))
-      return HostBufferOrigin::Argument;
-    return HostBufferOrigin::Unknown;
-  }
+  if (isa<BlockArgument>(root))
+    return isFunctionArgument(root) ? HostBufferOrigin::Argument
+                                    : HostBufferOrigin::Unknown;
   auto effects = root.getDefiningOp<MemoryEffectOpInterface>();
   if (effects && effects.getEffectOnValue<MemoryEffects::Allocate>(root))
     return HostBufferOrigin::Allocation;
   return HostBufferOrigin::Unknown;
+}
+
+std::optional<SmallVector<Value, 2>>
+HostBufferAliasing::getArgumentsBehind(Value root,
+                                       function_ref<Value(Value)> rootOf) {
+  // A select of selects is read through; a long chain is taken as anything.
+  constexpr unsigned kMostValues = 16;
+  SmallVector<Value, 2> arguments;
+  SmallVector<Value> work{root};
+  for (unsigned visited = 0; !work.empty(); ++visited) {
+    if (visited == kMostValues)
+      return std::nullopt;
+    Value value = rootOf ? rootOf(work.pop_back_val())
+                         : SlotAccessAnalysis::resolveRoot(work.pop_back_val());
+    if (isFunctionArgument(value)) {
+      if (!llvm::is_contained(arguments, value))
+        arguments.push_back(value);
+      continue;
+    }
+    auto select = value.getDefiningOp<arith::SelectOp>();
+    if (!select)
+      return std::nullopt;
+    work.push_back(select.getTrueValue());
+    work.push_back(select.getFalseValue());
+  }
+  return arguments;
+}
+
+SmallVector<unsigned>
+HostBufferAliasing::getSlotsOf(Value root, const SlotAccessAnalysis &slots) {
+  if (slots.getSlotNumber(root))
+    return slots.getSlotsOf(root);
+  switch (getOrigin(root)) {
+  case HostBufferOrigin::Allocation:
+  case HostBufferOrigin::Argument:
+    return {};
+  case HostBufferOrigin::Unknown:
+    break;
+  }
+  return slots.getSlotsOf(root);
 }
 
 bool HostBufferAliasing::mayAlias(Value lhs, Value rhs) {

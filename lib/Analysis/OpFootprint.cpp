@@ -31,12 +31,9 @@ void OpFootprint::merge(const OpFootprint &other) {
   numKernels += other.numKernels;
 }
 
-/// Adds a host-side access through `buffer` to `side`. A memref function
-/// argument may be a host buffer or a device buffer (a slot), so an access to
-/// a slot root counts as both; an access to any other root is a host access,
-/// and, where the root may be anything (an `arith.select` of two arguments,
-/// a loaded memref), an access to every slot too: device work that reads an
-/// argument records no host read of it.
+/// Adds a host-side access through `buffer` to `side`: a host access, and an
+/// access to each slot the root may be (device work that reads an argument
+/// records no host read of it).
 static void addBufferAccess(SideAccess &side, Value buffer, bool isWrite,
                             const SlotAccessAnalysis &slots) {
   Value root = SlotAccessAnalysis::resolveRoot(buffer);
@@ -44,10 +41,7 @@ static void addBufferAccess(SideAccess &side, Value buffer, bool isWrite,
     side.hostWrites.insert(root);
   else
     side.hostReads.insert(root);
-  if (!slots.getSlotNumber(root) &&
-      HostBufferAliasing::getOrigin(root) != HostBufferOrigin::Unknown)
-    return;
-  for (unsigned slot : slots.getSlotsOf(root)) {
+  for (unsigned slot : HostBufferAliasing::getSlotsOf(root, slots)) {
     if (isWrite)
       side.slots.addWrite(slot);
     else
@@ -58,8 +52,8 @@ static void addBufferAccess(SideAccess &side, Value buffer, bool isWrite,
 /// Adds a device-side access through `buffer`. A function argument may be a
 /// slot and host memory at once, so an access to an argument is a slot access
 /// and, if a write, a host write too. A root that is not a slot is host memory
-/// where the op says the buffer is host memory, and may be any slot where it
-/// says device memory.
+/// where the op says the buffer is host memory (and the slots it may be, as
+/// for a host access), and may be any slot where it says device memory.
 static void addDeviceAccess(SideAccess &device, const BufferAccess &access,
                             const SlotAccessAnalysis &slots) {
   Value root = SlotAccessAnalysis::resolveRoot(access.buffer);
@@ -67,10 +61,8 @@ static void addDeviceAccess(SideAccess &device, const BufferAccess &access,
   if (!slots.getSlotNumber(root)) {
     if (access.space == BufferSpace::Device)
       device.slots.merge(AccessSummary::unknown());
-    else if (isWrite)
-      device.hostWrites.insert(root);
     else
-      device.hostReads.insert(root);
+      addBufferAccess(device, root, isWrite, slots);
     return;
   }
   for (unsigned slot : slots.getSlotsOf(root)) {

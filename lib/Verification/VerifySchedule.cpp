@@ -12,9 +12,10 @@
 #include "vyre/Verification/Passes.h"
 
 #include "vyre/Analysis/DeviceCode.h"
+#include "vyre/Analysis/HostBufferAliasing.h"
 #include "vyre/Analysis/HostEffects.h"
-#include "vyre/Analysis/ViewDisjointness.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
+#include "vyre/Analysis/ViewDisjointness.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 #include "vyre/Support/PassDiagnostics.h"
@@ -461,17 +462,37 @@ private:
                : HostOrigin::Unknown;
   }
 
+  static bool argumentsMayAlias(Value lhs, Value rhs) {
+    return lhs == rhs || (!SlotAccessAnalysis::isNoAliasArgument(lhs) &&
+                          !SlotAccessAnalysis::isNoAliasArgument(rhs));
+  }
+
   bool hostBuffersMayAlias(Value lhs, Value rhs) {
     if (lhs == rhs)
       return true;
     HostOrigin lhsOrigin = hostOrigin(lhs), rhsOrigin = hostOrigin(rhs);
-    if (lhsOrigin == HostOrigin::Unknown || rhsOrigin == HostOrigin::Unknown)
-      return true;
+    if (lhsOrigin == HostOrigin::Unknown || rhsOrigin == HostOrigin::Unknown) {
+      // A buffer chosen among arguments by arith.select is one of them: it
+      // meets what one of them may meet, and never an allocation.
+      std::optional<SmallVector<Value, 2>> lhsArguments =
+          HostBufferAliasing::getArgumentsBehind(lhs);
+      std::optional<SmallVector<Value, 2>> rhsArguments =
+          HostBufferAliasing::getArgumentsBehind(rhs);
+      if ((lhsArguments && rhsOrigin == HostOrigin::Allocation) ||
+          (rhsArguments && lhsOrigin == HostOrigin::Allocation))
+        return false;
+      if (!lhsArguments || !rhsArguments)
+        return true;
+      return llvm::any_of(*lhsArguments, [&](Value lhsArgument) {
+        return llvm::any_of(*rhsArguments, [&](Value rhsArgument) {
+          return argumentsMayAlias(lhsArgument, rhsArgument);
+        });
+      });
+    }
     if (lhsOrigin == HostOrigin::Allocation ||
         rhsOrigin == HostOrigin::Allocation)
       return false;
-    return !SlotAccessAnalysis::isNoAliasArgument(lhs) &&
-           !SlotAccessAnalysis::isNoAliasArgument(rhs);
+    return argumentsMayAlias(lhs, rhs);
   }
 
   bool overlap(const Location &lhs, const Location &rhs) {

@@ -17,8 +17,8 @@
 // the call writes may be the one that copy reads, so the call must not be
 // issued early (it would overwrite what this iteration's first copy reads).
 // A host access through a root of unknown origin counts as an access of
-// every slot, so the call touches the copy's destination too, and neither
-// the call nor its copy move; the values before and after the rewrite are
+// every slot (a copy reading one, as a read of every slot), so neither the
+// call nor its copy move; the values before and after the rewrite are
 // the same, and so are they after the whole default pipeline, whose
 // gpu-level referee takes the select as one of the two arguments (a copy
 // reading it runs beside the copy of the other argument into a buffer of
@@ -30,7 +30,7 @@
 // VALUES: remark: digest [[B]]
 
 // REMARK-NOT: with the host op that writes its source
-// REMARK: copy into slot [[X:[0-9]+]] is not issued early: 'func.call' touches slot [[X]] before the copy fills it
+// REMARK: copy into slot {{[0-9]+}} is not issued early: 'vyre.copy_h2d' in the body may write its source
 // REMARK-NOT: with the host op that writes its source
 
 module attributes {gpu.container_module} {

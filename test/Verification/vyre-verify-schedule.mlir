@@ -541,3 +541,58 @@ func.func @vyre_ops_in_blocks(%h: memref<16xf32>, %c: i1) {
 ^bb2:
   return
 }
+
+// -----
+
+// Tests that a host buffer chosen by arith.select among arguments is one of
+// them: a copy into a select of two llvm.noalias arguments runs beside a copy
+// reading a third; a copy into a select that may be the buffer another copy
+// reads races with it.
+func.func @select_of_others(%h: memref<16xf32> {llvm.noalias}, %o0: memref<16xf32> {llvm.noalias}, %o1: memref<16xf32> {llvm.noalias}, %c: i1) {
+  %a = vyre.alloc : memref<16xf32>
+  %s = arith.select %c, %o0, %o1 : memref<16xf32>
+  %in = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  %out = vyre.copy_d2h_async %h to %s on stream 2 : memref<16xf32> to memref<16xf32>
+  vyre.sync %in, %out
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
+
+func.func @select_of_source(%h: memref<16xf32> {llvm.noalias}, %o0: memref<16xf32> {llvm.noalias}, %c: i1) {
+  %a = vyre.alloc : memref<16xf32>
+  %s = arith.select %c, %o0, %h : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  %in = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  // expected-error @+1 {{race on slot 0: 'vyre.copy_d2h_async' and the earlier 'vyre.copy_h2d_async' are not ordered}}
+  %out = vyre.copy_d2h_async %h to %s on stream 2 : memref<16xf32> to memref<16xf32>
+  vyre.sync %in, %out
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
+
+func.func @select_of_select(%h: memref<16xf32> {llvm.noalias}, %o0: memref<16xf32> {llvm.noalias}, %o1: memref<16xf32> {llvm.noalias}, %c: i1, %d: i1) {
+  %a = vyre.alloc : memref<16xf32>
+  %s = arith.select %c, %o0, %h : memref<16xf32>
+  %t = arith.select %d, %o1, %s : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  %in = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  // expected-error @+1 {{race on slot 0: 'vyre.copy_d2h_async' and the earlier 'vyre.copy_h2d_async' are not ordered}}
+  %out = vyre.copy_d2h_async %h to %t on stream 2 : memref<16xf32> to memref<16xf32>
+  vyre.sync %in, %out
+  vyre.dealloc %a : memref<16xf32>
+  return
+}
+
+func.func @select_of_allocation(%h: memref<16xf32> {llvm.noalias}, %c: i1) {
+  %a = vyre.alloc : memref<16xf32>
+  %p = memref.alloc() : memref<16xf32>
+  %s = arith.select %c, %p, %h : memref<16xf32>
+  // expected-note @+1 {{the earlier op}}
+  %in = vyre.copy_h2d_async %h to %a on stream 1 : memref<16xf32> to memref<16xf32>
+  // expected-error @+1 {{race on slot 0: 'vyre.copy_d2h_async' and the earlier 'vyre.copy_h2d_async' are not ordered}}
+  %out = vyre.copy_d2h_async %h to %s on stream 2 : memref<16xf32> to memref<16xf32>
+  vyre.sync %in, %out
+  memref.dealloc %p : memref<16xf32>
+  vyre.dealloc %a : memref<16xf32>
+  return
+}

@@ -11,8 +11,13 @@
 #include "mlir/Analysis/AliasAnalysis.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
 
 namespace mlir::vyre {
+
+class SlotAccessAnalysis;
 
 /// Where a host buffer root comes from, which bounds what it may alias.
 enum class HostBufferOrigin {
@@ -22,8 +27,10 @@ enum class HostBufferOrigin {
   /// An argument of the function: it may alias other arguments, unless one
   /// of them is `llvm.noalias`, and no allocation made inside the function.
   Argument,
-  /// Anything else (a call result, a loaded memref, a loop-carried value):
-  /// it may alias anything.
+  /// Anything else (a call result, a loaded memref, a loop-carried value,
+  /// an `arith.select`): it may alias anything. (The referees take a select
+  /// among arguments for one of them: getArgumentsBehind; the planner does
+  /// not yet.)
   Unknown,
 };
 
@@ -35,6 +42,23 @@ public:
       : aliasAnalysis(function) {}
 
   static HostBufferOrigin getOrigin(Value root);
+
+  /// The function arguments `root` is one of: itself for an argument, the
+  /// arguments an `arith.select` (of selects, through views) chooses among;
+  /// none where it may be anything else. `rootOf` finds the
+  /// buffer behind a view (by default SlotAccessAnalysis::resolveRoot; the
+  /// gpu-level referee follows the lowering's aliases too).
+  static std::optional<SmallVector<Value, 2>>
+  getArgumentsBehind(Value root, function_ref<Value(Value)> rootOf = nullptr);
+
+  /// The slots host buffer `root` may be (a memref function argument may be
+  /// a host buffer and a device buffer at once): a slot root, its slots
+  /// (those of the arguments that may alias it too); a host allocation,
+  /// none; a root that may be anything (a select, a loaded memref, a call's
+  /// result), every slot.
+  static SmallVector<unsigned> getSlotsOf(Value root,
+                                          const SlotAccessAnalysis &slots);
+
   bool mayAlias(Value lhs, Value rhs);
 
 private:

@@ -40,11 +40,10 @@ SmallVector<PlannedDependency> PlacementPlanner::findCopyToHostDependencies(
   // Device work still reading the destination (the copies of a loop that
   // only the main stream waited for).
   follow(last.lastDeviceReaderOf(hostRoot, context.hostAliasing));
-  // A destination that is also a slot (a function argument): kernels that
-  // read or write it.
-  SmallVector<unsigned> hostSlots;
-  if (slots.getSlotNumber(hostRoot))
-    hostSlots = slots.getSlotsOf(hostRoot);
+  // A destination that may be a slot too (a function argument, a buffer of
+  // unknown origin): kernels that read or write it.
+  SmallVector<unsigned> hostSlots =
+      HostBufferAliasing::getSlotsOf(hostRoot, slots);
   Stamp lastHostSlotAccess = hostSlots.empty() ? Stamp() : last.anySlot;
   for (unsigned slot : hostSlots)
     lastHostSlotAccess.keepLatest(last.slot.lookup(slot));
@@ -118,9 +117,8 @@ bool PlacementPlanner::planCopyToHost(CopyD2HOp copy, const Stamp &previous,
   planned.slot = *slots.getSlotNumber(
       SlotAccessAnalysis::resolveRoot(copy.getSource()));
   planned.sourceSlots.assign(sourceSlots.begin(), sourceSlots.end());
-  if (slots.getSlotNumber(hostRoot))
-    for (unsigned slot : slots.getSlotsOf(hostRoot))
-      planned.slots.push_back(slot);
+  for (unsigned slot : HostBufferAliasing::getSlotsOf(hostRoot, slots))
+    planned.slots.push_back(slot);
   planned.hostRoot = hostRoot;
   addToPlan(planned, state);
 

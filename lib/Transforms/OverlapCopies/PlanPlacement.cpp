@@ -180,10 +180,11 @@ CopyNeeds PlacementPlanner::findNeeds(CopyH2DOp copy,
   needs.lastSlotAccess = last.anySlot;
   for (unsigned slot : copySlots)
     needs.lastSlotAccess.keepLatest(last.slot.lookup(slot));
-  // A source that is itself a slot (a device buffer copied as if it were host
-  // memory) must not be read before earlier writes of it are done.
-  if (slots.getSlotNumber(needs.hostRoot)) {
-    needs.sourceSlots = slots.getSlotsOf(needs.hostRoot);
+  // A source that may be a slot too (an argument, a buffer of unknown origin,
+  // a device buffer copied as if it were host memory) must not be read
+  // before earlier writes of it are done.
+  needs.sourceSlots = HostBufferAliasing::getSlotsOf(needs.hostRoot, slots);
+  if (!needs.sourceSlots.empty()) {
     needs.lastSourceWrite = last.anySlotWrite;
     for (unsigned slot : needs.sourceSlots)
       needs.lastSourceWrite.keepLatest(last.lastWriteNotSkipped(

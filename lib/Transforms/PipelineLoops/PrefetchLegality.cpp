@@ -221,14 +221,15 @@ private:
     if (failed(collectSlice(copy.getTarget(), deferred.targetSlice)))
       return std::nullopt;
     Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getTarget());
-    std::optional<unsigned> hostSlot = slots.getSlotNumber(hostRoot);
+    SmallVector<unsigned> hostSlots =
+        HostBufferAliasing::getSlotsOf(hostRoot, slots);
     unsigned sourceSlot = *slots.getSlotNumber(sourceBuffer.getResult());
     for (unsigned other : accesses->hostTouchers())
       if (other != index && (mayTouchHost(footprints[other].device, hostRoot) ||
                              mayTouchHost(footprints[other].host, hostRoot)))
         return std::nullopt;
-    if (hostSlot)
-      for (unsigned other : accesses->accessorsOf(*hostSlot))
+    for (unsigned hostSlot : hostSlots)
+      for (unsigned other : accesses->accessorsOf(hostSlot))
         if (other != index)
           return std::nullopt;
     for (unsigned other : accesses->writersOf(sourceSlot))
@@ -395,13 +396,14 @@ private:
   /// nothing.
   SmallVector<unsigned> findSourceWriters(CopyH2DOp copy, bool &deviceWrites) {
     Value hostRoot = SlotAccessAnalysis::resolveRoot(copy.getSource());
-    // A source that is a slot too (managed memory, an argument) may be
-    // written by device work through that slot.
-    std::optional<unsigned> sourceSlot = slots.getSlotNumber(hostRoot);
-    // The ops that may write host memory, or the source's slot.
+    // A source that may be a slot too (managed memory, an argument, a buffer
+    // of unknown origin) may be written by device work through that slot.
+    SmallVector<unsigned> sourceSlots =
+        HostBufferAliasing::getSlotsOf(hostRoot, slots);
+    // The ops that may write host memory, or the source's slots.
     SmallVector<unsigned> candidates(accesses->hostWriters());
-    if (sourceSlot) {
-      SmallVector<unsigned> slotWriters = accesses->writersOf(*sourceSlot);
+    for (unsigned sourceSlot : sourceSlots) {
+      SmallVector<unsigned> slotWriters = accesses->writersOf(sourceSlot);
       SmallVector<unsigned> merged;
       std::set_union(candidates.begin(), candidates.end(),
                      slotWriters.begin(), slotWriters.end(),
@@ -416,12 +418,17 @@ private:
           touchesOnlyOtherBytes(&other, footprint, copy.getSource(), hostRoot,
                                 hostAliasing))
         continue;
+      auto writesASourceSlot = [&](const SideAccess &side) {
+        return llvm::any_of(sourceSlots, [&](unsigned sourceSlot) {
+          return side.slots.mayWrite(sourceSlot);
+        });
+      };
       bool byDevice =
           mayWriteHostBuffer(footprint.device, hostRoot, hostAliasing) ||
-          (sourceSlot && footprint.device.slots.mayWrite(*sourceSlot));
+          writesASourceSlot(footprint.device);
       bool byHost =
           mayWriteHostBuffer(footprint.host, hostRoot, hostAliasing) ||
-          (sourceSlot && footprint.host.slots.mayWrite(*sourceSlot));
+          writesASourceSlot(footprint.host);
       if (byDevice || byHost) {
         deviceWrites |= byDevice;
         writers.push_back(otherIndex);

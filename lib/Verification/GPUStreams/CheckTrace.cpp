@@ -12,6 +12,7 @@
 #include "ContiguousAlias.h"
 #include "GPUWork.h"
 #include "HappensBefore.h"
+#include "vyre/Analysis/HostBufferAliasing.h"
 #include "vyre/Analysis/ViewDisjointness.h"
 #include "vyre/Dialect/Vyre/IR/VyreDialect.h"
 
@@ -50,9 +51,9 @@ private:
   RootKind kindOf(Value root);
   bool isNoAlias(Value argument);
   /// The function arguments `root` may be: itself for an argument, the
-  /// arguments either side of an `arith.select` may be (views resolved);
-  /// none where it may be anything else.
-  std::optional<SmallVector<Value, 2>> argumentsBehind(Value root);
+  /// arguments either side of an `arith.select` may be (views and the
+  /// lowering's aliases resolved); none where it may be anything else.
+  static std::optional<SmallVector<Value, 2>> argumentsBehind(Value root);
   bool mayAliasArgument(Value lhs, Value rhs);
   bool mayAlias(const Buffer &lhs, const Buffer &rhs);
   std::string describeBuffer(const Buffer &lhs, const Buffer &rhs);
@@ -117,26 +118,7 @@ bool TraceChecker::isNoAlias(Value argument) {
 }
 
 std::optional<SmallVector<Value, 2>> TraceChecker::argumentsBehind(Value root) {
-  SmallVector<Value, 2> arguments;
-  SmallVector<Value> work{root};
-  // A select of selects is read through; a long chain is taken as unknown.
-  constexpr unsigned kMostValues = 16;
-  for (unsigned visited = 0; !work.empty(); ++visited) {
-    if (visited == kMostValues)
-      return std::nullopt;
-    Value value = rootBehindViews(work.pop_back_val());
-    if (kindOf(value) == RootKind::Argument) {
-      if (!llvm::is_contained(arguments, value))
-        arguments.push_back(value);
-      continue;
-    }
-    auto select = value.getDefiningOp<arith::SelectOp>();
-    if (!select)
-      return std::nullopt;
-    work.push_back(select.getTrueValue());
-    work.push_back(select.getFalseValue());
-  }
-  return arguments;
+  return vyre::HostBufferAliasing::getArgumentsBehind(root, rootBehindViews);
 }
 
 bool TraceChecker::mayAliasArgument(Value lhs, Value rhs) {

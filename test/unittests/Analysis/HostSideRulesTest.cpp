@@ -11,6 +11,7 @@
 #include "vyre/Analysis/HostBufferAliasing.h"
 #include "vyre/Analysis/HostEffects.h"
 #include "vyre/Analysis/OpFootprint.h"
+#include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Analysis/TokenContract.h"
 #include "vyre/InitVyre.h"
 
@@ -70,6 +71,17 @@ module attributes {gpu.container_module} {
   }
   func.func @buffers(%x: memref<16xf32> {llvm.noalias},
                      %y: memref<16xf32> {llvm.noalias}) {
+    return
+  }
+  func.func @choices(%x: memref<16xf32> {llvm.noalias},
+                     %y: memref<16xf32> {llvm.noalias},
+                     %z: memref<16xf32> {llvm.noalias},
+                     %c: i1, %d: i1) {
+    %p = memref.alloc() : memref<16xf32>
+    %xy = arith.select %c, %x, %y : memref<16xf32>
+    %view = memref.subview %xy[0] [8] [1] : memref<16xf32> to memref<8xf32, strided<[1]>>
+    %xyz = arith.select %d, %xy, %z : memref<16xf32>
+    %xp = arith.select %c, %x, %p : memref<16xf32>
     return
   }
   func.func @waits(%d: memref<16xf32>) {
@@ -201,6 +213,46 @@ TEST_F(HostSideRulesTest, AccessesConflictWhereOneWritesWhatTheOtherTouches) {
   EXPECT_TRUE(sidesMayConflict(writesAny, readsY, aliasing));
   EXPECT_TRUE(sidesMayConflict(readsAny, writesX, aliasing));
   EXPECT_FALSE(sidesMayConflict(readsAny, readsY, aliasing));
+}
+
+TEST_F(HostSideRulesTest, ArgumentsBehindASelect) {
+  ASSERT_TRUE(module);
+  func::FuncOp choices = function("choices");
+  Value x = choices.getArgument(0), y = choices.getArgument(1),
+        z = choices.getArgument(2);
+  SmallVector<Value> values;
+  choices.walk([&](Operation *op) {
+    if (op->getNumResults() == 1)
+      values.push_back(op->getResult(0));
+  });
+  ASSERT_EQ(values.size(), 5u);
+  Value allocation = values[0], xy = values[1], view = values[2],
+        xyz = values[3], xp = values[4];
+  std::optional<SmallVector<Value, 2>> behindXY =
+      HostBufferAliasing::getArgumentsBehind(xy);
+  ASSERT_TRUE(behindXY.has_value());
+  ASSERT_EQ(behindXY->size(), 2u);
+  EXPECT_TRUE(llvm::is_contained(*behindXY, x));
+  EXPECT_TRUE(llvm::is_contained(*behindXY, y));
+  // Through views and selects of selects.
+  EXPECT_EQ(HostBufferAliasing::getArgumentsBehind(view), behindXY);
+  std::optional<SmallVector<Value, 2>> behindXYZ =
+      HostBufferAliasing::getArgumentsBehind(xyz);
+  ASSERT_TRUE(behindXYZ.has_value());
+  EXPECT_EQ(behindXYZ->size(), 3u);
+  // A select that may be an allocation is none.
+  EXPECT_FALSE(HostBufferAliasing::getArgumentsBehind(xp).has_value());
+  EXPECT_FALSE(HostBufferAliasing::getArgumentsBehind(allocation).has_value());
+  EXPECT_EQ(HostBufferAliasing::getArgumentsBehind(z),
+            (SmallVector<Value, 2>{z}));
+
+  // The planner takes a select for any buffer: it may be every slot.
+  SlotAccessAnalysis slots(choices);
+  EXPECT_EQ(HostBufferAliasing::getSlotsOf(xy, slots).size(),
+            slots.getSlots().size());
+  EXPECT_EQ(HostBufferAliasing::getSlotsOf(x, slots),
+            (SmallVector<unsigned>{*slots.getSlotNumber(x)}));
+  EXPECT_TRUE(HostBufferAliasing::getSlotsOf(allocation, slots).empty());
 }
 
 } // namespace

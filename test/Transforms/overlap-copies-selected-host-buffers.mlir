@@ -1,0 +1,93 @@
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies | FileCheck %s --check-prefix=IN-PLACE
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --overlap-copies --vyre-verify-schedule -o /dev/null
+// RUN: vyre-opt %s --split-input-file --test-vyre-value-digest="condition=true" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | vyre-opt --split-input-file --test-vyre-value-digest="condition=true interleaving=lazy" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered
+// RUN: cat %t.input %t.lowered | FileCheck %s --check-prefix=VALUES
+// RUN: vyre-opt %s --split-input-file --test-vyre-value-digest="condition=false" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input-false
+// RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | vyre-opt --split-input-file --test-vyre-value-digest="condition=false interleaving=lazy" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered-false
+// RUN: cat %t.input-false %t.lowered-false | FileCheck %s --check-prefix=VALUES
+
+// A host buffer chosen by arith.select may be any buffer, a slot too (an
+// argument is host memory and a slot at once): a copy into it waits for the
+// work that reads any of them, also where the copy is left on the main
+// stream and made asynchronous in place; a host op that writes it holds
+// back the copies that read any. (Both referees take a select among
+// arguments for one of them; the planner does not yet.) Each case's values
+// after the whole default pipeline are those of the input, whichever
+// argument the select takes.
+
+// VALUES: remark: digest [[A:0x[0-9a-f]+]]
+// VALUES: remark: digest [[B:0x[0-9a-f]+]]
+// VALUES: remark: digest [[A]]
+// VALUES: remark: digest [[B]]
+
+// Tests that a copy back into a select of %o and %h waits for the copy that
+// reads %h: the select may be %h.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @step(%x: memref<1024xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<1024xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %x[%c0] : memref<1024xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @copy_back_into_source
+  // CHECK:       %[[IN:.*]] = vyre.copy_h2d_async %arg0
+  // CHECK:       vyre.copy_d2h_async %arg0 to %{{.*}} on stream {{[0-9]+}} after [{{.*}}%[[IN]]{{.*}}]
+  // IN-PLACE-LABEL: func.func @copy_back_into_source
+  // IN-PLACE:       %[[IN:.*]] = vyre.copy_h2d_async %arg0 to %{{.*}} on stream 0
+  // IN-PLACE:       vyre.copy_d2h_async %arg0 to %{{.*}} on stream 0
+  func.func @copy_back_into_source(%h: memref<1024xf32> {vyre.pinned, llvm.noalias}, %o: memref<1024xf32> {vyre.pinned, llvm.noalias}, %cond: i1) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<1024xf32>
+    %s = arith.select %cond, %o, %h : memref<1024xf32>
+    vyre.copy_h2d %h to %a : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<1024xf32>) {vyre.cost_us = 50.0}
+    vyre.copy_d2h %h to %s : memref<1024xf32> to memref<1024xf32>
+    vyre.copy_d2h %a to %o : memref<1024xf32> to memref<1024xf32>
+    vyre.dealloc %a : memref<1024xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that a host op writing a select of %o0 and %h holds back the copy of
+// %h: it stays after the store.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @step(%x: memref<1024xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<1024xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %x[%c0] : memref<1024xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @host_write_of_source
+  // CHECK:       vyre.dispatch
+  // CHECK:       memref.store
+  // CHECK:       vyre.copy_h2d_async %arg0
+  func.func @host_write_of_source(%h: memref<1024xf32> {vyre.pinned, llvm.noalias}, %o0: memref<1024xf32> {vyre.pinned, llvm.noalias}, %o1: memref<1024xf32> {vyre.pinned, llvm.noalias}, %cond: i1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1.0 : f32
+    %a = vyre.alloc : memref<1024xf32>
+    %b = vyre.alloc : memref<1024xf32>
+    %s = arith.select %cond, %o0, %h : memref<1024xf32>
+    vyre.copy_h2d %o1 to %b : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<1024xf32>) {vyre.cost_us = 50.0}
+    memref.store %one, %s[%c0] : memref<1024xf32>
+    vyre.copy_h2d %h to %a : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<1024xf32>) {vyre.cost_us = 50.0}
+    vyre.copy_d2h %a to %o0 : memref<1024xf32> to memref<1024xf32>
+    vyre.copy_d2h %b to %o1 : memref<1024xf32> to memref<1024xf32>
+    vyre.dealloc %a : memref<1024xf32>
+    vyre.dealloc %b : memref<1024xf32>
+    return
+  }
+}
