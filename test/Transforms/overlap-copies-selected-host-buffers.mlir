@@ -20,8 +20,12 @@
 
 // VALUES: remark: digest [[A:0x[0-9a-f]+]]
 // VALUES: remark: digest [[B:0x[0-9a-f]+]]
+// VALUES: remark: digest [[C:0x[0-9a-f]+]]
+// VALUES: remark: digest [[D:0x[0-9a-f]+]]
 // VALUES: remark: digest [[A]]
 // VALUES: remark: digest [[B]]
+// VALUES: remark: digest [[C]]
+// VALUES: remark: digest [[D]]
 
 // Tests that a copy back into a select of %o and %h waits for the copy that
 // reads %h: the select may be %h.
@@ -86,6 +90,85 @@ module attributes {gpu.container_module} {
     vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<1024xf32>) {vyre.cost_us = 50.0}
     vyre.copy_d2h %a to %o0 : memref<1024xf32> to memref<1024xf32>
     vyre.copy_d2h %b to %o1 : memref<1024xf32> to memref<1024xf32>
+    vyre.dealloc %a : memref<1024xf32>
+    vyre.dealloc %b : memref<1024xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that a copy reading a select of %h0 and %h1 waits for both the copy
+// back into %h0, on its own stream, and the later kernel writing %h1: the
+// kernel does not wait for the copy back (the two arguments do not alias),
+// so following it alone would not do.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @step(%x: memref<1024xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<1024xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %x[%c0] : memref<1024xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @copy_of_select_after_writes
+  // CHECK:       %[[BACK:.*]] = vyre.copy_d2h_async %{{.*}} to %arg0
+  // CHECK:       vyre.dispatch {{.*}} args(%arg1
+  // CHECK-NEXT:  %[[KERNEL:.*]] = vyre.record
+  // CHECK-NEXT:  vyre.copy_h2d_async %{{.*}} after [%[[BACK]], %[[KERNEL]]]
+  func.func @copy_of_select_after_writes(%h0: memref<1024xf32> {vyre.pinned, llvm.noalias}, %h1: memref<1024xf32> {vyre.pinned, llvm.noalias}, %cond: i1) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<1024xf32>
+    %b = vyre.alloc : memref<1024xf32>
+    %s = arith.select %cond, %h0, %h1 : memref<1024xf32>
+    vyre.copy_h2d %h1 to %a : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<1024xf32>) {vyre.cost_us = 50.0}
+    vyre.copy_d2h %a to %h0 : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%h1 : memref<1024xf32>) {vyre.cost_us = 50.0}
+    vyre.copy_h2d %s to %b : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<1024xf32>) {vyre.cost_us = 50.0}
+    vyre.copy_d2h %b to %h1 : memref<1024xf32> to memref<1024xf32>
+    vyre.dealloc %a : memref<1024xf32>
+    vyre.dealloc %b : memref<1024xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests the same in a branch: the copy reading the select, in an scf.if,
+// follows the copy back as well as the kernel before the branch.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @step(%x: memref<1024xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<1024xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %x[%c0] : memref<1024xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @copy_of_select_in_branch
+  // CHECK:       %[[BACK:.*]] = vyre.copy_d2h_async %{{.*}} to %arg0
+  // CHECK:       vyre.wait %[[BACK]]
+  // CHECK-NEXT:  scf.if
+  // CHECK-NEXT:  %[[STARTED:.*]] = vyre.record
+  // CHECK-NEXT:  vyre.copy_h2d_async %{{.*}} after [%[[STARTED]]]
+  func.func @copy_of_select_in_branch(%h0: memref<1024xf32> {vyre.pinned, llvm.noalias}, %h1: memref<1024xf32> {vyre.pinned, llvm.noalias}, %cond: i1) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<1024xf32>
+    %b = vyre.alloc : memref<1024xf32>
+    %s = arith.select %cond, %h0, %h1 : memref<1024xf32>
+    vyre.copy_h2d %h1 to %a : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<1024xf32>) {vyre.cost_us = 50.0}
+    vyre.copy_d2h %a to %h0 : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%h1 : memref<1024xf32>) {vyre.cost_us = 50.0}
+    scf.if %cond {
+      vyre.copy_h2d %s to %b : memref<1024xf32> to memref<1024xf32>
+      vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<1024xf32>) {vyre.cost_us = 50.0}
+      vyre.copy_d2h %b to %h1 : memref<1024xf32> to memref<1024xf32>
+    }
     vyre.dealloc %a : memref<1024xf32>
     vyre.dealloc %b : memref<1024xf32>
     return

@@ -72,14 +72,34 @@ void LastAccesses::note(const Stamp &op, const OpFootprint &footprint) {
     deviceHostRead[root] = op;
 }
 
-Stamp LastAccesses::lastDeviceReaderOf(Value hostRoot,
-                                       HostBufferAliasing &aliasing) const {
-  Stamp latest = anyDeviceHostRead;
+void LastAccesses::forEachDeviceReaderOf(
+    Value hostRoot, HostBufferAliasing &aliasing,
+    llvm::function_ref<void(const Stamp &)> each) const {
+  each(anyDeviceHostRead);
   steps += deviceHostRead.size();
   for (auto &[root, reader] : deviceHostRead)
     if (root == hostRoot || aliasing.mayAlias(root, hostRoot))
-      latest.keepLatest(reader);
-  return latest;
+      each(reader);
+}
+
+void LastAccesses::forEachWriterOf(
+    Value hostRoot, const DenseMap<Value, Stamp> &writers, Stamp anyWriter,
+    HostBufferAliasing &aliasing, llvm::function_ref<void(const Stamp &)> each,
+    const DenseMap<std::pair<Operation *, Value>, Stamp> *priors,
+    SkippableWriter skippable) const {
+  each(anyWriter);
+  if (HostBufferAliasing::getOrigin(hostRoot) == HostBufferOrigin::Unknown) {
+    steps += writers.size();
+    for (auto &entry : writers)
+      each(entry.second);
+    return;
+  }
+  each(priors ? lastWriteNotSkipped(writers, *priors, hostRoot, skippable)
+              : writers.lookup(hostRoot));
+  steps += 1 + openHostRoots.size();
+  for (Value root : openHostRoots)
+    if (root != hostRoot && aliasing.mayAlias(root, hostRoot))
+      each(writers.lookup(root));
 }
 
 Stamp LastAccesses::lastWriterOf(
@@ -87,23 +107,13 @@ Stamp LastAccesses::lastWriterOf(
     HostBufferAliasing &aliasing,
     const DenseMap<std::pair<Operation *, Value>, Stamp> *priors,
     SkippableWriter skippable) const {
-  Stamp latest = anyWriter;
-  if (HostBufferAliasing::getOrigin(hostRoot) == HostBufferOrigin::Unknown) {
-    steps += writers.size();
-    for (auto &entry : writers)
-      latest.keepLatest(entry.second);
-    return latest;
-  }
-  latest.keepLatest(priors ? lastWriteNotSkipped(writers, *priors, hostRoot,
-                                                  skippable)
-                           : writers.lookup(hostRoot));
-  steps += 1 + openHostRoots.size();
-  for (Value root : openHostRoots)
-    if (root != hostRoot && aliasing.mayAlias(root, hostRoot))
-      latest.keepLatest(writers.lookup(root));
+  Stamp latest;
+  forEachWriterOf(
+      hostRoot, writers, anyWriter, aliasing,
+      [&](const Stamp &writer) { latest.keepLatest(writer); }, priors,
+      skippable);
   return latest;
 }
-
 
 void LastAccesses::noteCopyReadingSlots(ArrayRef<unsigned> slots,
                                         int64_t stream, const Stamp &copy) {

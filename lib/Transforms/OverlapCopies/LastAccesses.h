@@ -51,9 +51,19 @@ struct LastAccesses {
   /// it touches only other bytes of the buffer; null where it does not.
   using SkippableWriter = llvm::function_ref<Operation *(const Stamp &)>;
 
-  /// The latest op, in `writers` or `anyWriter`, that may write `hostRoot`.
-  /// With `priors`, a writer `skippable` names gives way to the write it
-  /// replaced.
+  /// Calls `each` with `anyWriter` and with the latest writer, in `writers`,
+  /// of each buffer that may be `hostRoot`. The latest of them is not always
+  /// enough to follow: writers of two buffers that cannot alias each other
+  /// (two `llvm.noalias` arguments a select may be) need not be ordered
+  /// among themselves. With `priors`, a writer `skippable` names gives way
+  /// to the write it replaced.
+  void forEachWriterOf(
+      Value hostRoot, const DenseMap<Value, Stamp> &writers, Stamp anyWriter,
+      HostBufferAliasing &aliasing,
+      llvm::function_ref<void(const Stamp &)> each,
+      const DenseMap<std::pair<Operation *, Value>, Stamp> *priors = nullptr,
+      SkippableWriter skippable = {}) const;
+  /// The latest of the writers forEachWriterOf names.
   Stamp lastWriterOf(
       Value hostRoot, const DenseMap<Value, Stamp> &writers, Stamp anyWriter,
       HostBufferAliasing &aliasing,
@@ -82,8 +92,11 @@ struct LastAccesses {
     return writer;
   }
   static constexpr unsigned kMaxWritersPassed = 8;
-  /// The latest op whose device work may still be reading `hostRoot`.
-  Stamp lastDeviceReaderOf(Value hostRoot, HostBufferAliasing &aliasing) const;
+  /// Calls `each` with the latest op whose device work may still be reading
+  /// each buffer that may be `hostRoot`.
+  void
+  forEachDeviceReaderOf(Value hostRoot, HostBufferAliasing &aliasing,
+                        llvm::function_ref<void(const Stamp &)> each) const;
 
   DenseMap<unsigned, Stamp> slot, slotWrite;
   /// For an op that reaches a buffer through a memref.subview (a copy back

@@ -32,13 +32,28 @@ struct CopyNeeds {
   SmallVector<unsigned> sourceSlots;
   /// Argument slots the copy writes.
   SmallVector<Value> targetArguments;
+  /// The latest access of the destination's slots, and the latest write of
+  /// the source's: of all of them (the limit of the copy's hoisting), and of
+  /// each (what it waits for).
   Stamp lastSlotAccess;
+  SmallVector<Stamp> slotAccesses;
   Stamp lastSourceWrite;
+  SmallVector<Stamp> sourceWrites;
   /// The latest earlier copy, per side stream, whose source may be this
   /// copy's destination or whose destination may be its source, in order.
   SmallVector<Stamp> aliasingCopies;
   std::optional<AsyncCopy> prior;
   int64_t stream = 1;
+};
+
+/// Earlier work a copy must wait for. Main-stream ops run in order, so the
+/// latest of them stands for all. A copy on another stream stands for the
+/// copies before it there, but the main-stream ops after it did not all wait
+/// for it: it is followed through its token.
+struct WorkToFollow {
+  Stamp mainStream;
+  /// The latest async copy on each stream.
+  SmallVector<std::pair<AsyncCopy, Stamp>, 2> copies;
 };
 
 /// Plans the placement of the copies of one function.
@@ -75,6 +90,13 @@ private:
   PlannedDependency recordAfter(BlockState &state, const Stamp &op,
                                 Location loc);
   std::optional<AsyncCopy> asyncCopyAt(const Stamp &stamp) const;
+  /// Adds the op at `stamp` to `work`.
+  void follow(WorkToFollow &work, const Stamp &stamp) const;
+  /// The dependencies that order a copy after `work`: the tokens of its
+  /// copies, and a record after its main-stream op.
+  void addDependencies(const WorkToFollow &work, BlockState &state,
+                       Location loc,
+                       SmallVectorImpl<PlannedDependency> &dependencies);
   /// Whether the op at `stamp` may put work on a stream (an op of unknown
   /// effect may).
   bool mayHaveDeviceWork(const Stamp &stamp) const;

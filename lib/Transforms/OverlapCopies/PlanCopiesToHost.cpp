@@ -24,30 +24,29 @@ SmallVector<PlannedDependency> PlacementPlanner::findCopyToHostDependencies(
     const Stamp &previous, BlockState &state) {
   LastAccesses &last = state.last;
   SmallVector<PlannedDependency> dependencies;
-  Stamp mainStreamWork;
-  auto follow = [&](const Stamp &stamp) {
-    if (std::optional<AsyncCopy> async = asyncCopyAt(stamp))
-      dependencies.push_back(async->token);
-    else if (mayHaveDeviceWork(stamp))
-      mainStreamWork.keepLatest(stamp);
-  };
+  WorkToFollow work;
+  auto followEach = [&](const Stamp &stamp) { follow(work, stamp); };
   Stamp lastWrite = last.anySlotWrite;
-  for (unsigned slot : sourceSlots)
+  follow(work, last.anySlotWrite);
+  for (unsigned slot : sourceSlots) {
     lastWrite.keepLatest(last.slotWrite.lookup(slot));
-  follow(lastWrite);
-  follow(last.lastWriterOf(hostRoot, last.deviceHostWrite,
-                           last.anyDeviceHostWrite, context.hostAliasing));
+    follow(work, last.slotWrite.lookup(slot));
+  }
+  last.forEachWriterOf(hostRoot, last.deviceHostWrite, last.anyDeviceHostWrite,
+                       context.hostAliasing, followEach);
   // Device work still reading the destination (the copies of a loop that
   // only the main stream waited for).
-  follow(last.lastDeviceReaderOf(hostRoot, context.hostAliasing));
+  last.forEachDeviceReaderOf(hostRoot, context.hostAliasing, followEach);
   // A destination that may be a slot too (a function argument, a buffer of
   // unknown origin): kernels that read or write it.
   SmallVector<unsigned> hostSlots =
       HostBufferAliasing::getSlotsOf(hostRoot, slots);
   Stamp lastHostSlotAccess = hostSlots.empty() ? Stamp() : last.anySlot;
-  for (unsigned slot : hostSlots)
+  follow(work, lastHostSlotAccess);
+  for (unsigned slot : hostSlots) {
     lastHostSlotAccess.keepLatest(last.slot.lookup(slot));
-  follow(lastHostSlotAccess);
+    follow(work, last.slot.lookup(slot));
+  }
   SmallVector<std::pair<const std::pair<Value, int64_t> *, Stamp>> readers;
   context.steps += last.copyReadingHost.size();
   for (auto &[key, reader] : last.copyReadingHost)
@@ -73,9 +72,8 @@ SmallVector<PlannedDependency> PlacementPlanner::findCopyToHostDependencies(
       (!lastHostSlotAccess && !hostSlots.empty() &&
        slotMayBeBusyAtStart(*state.block, hostRoot, hostSlots)) ||
       hostBufferMayBeBusyAtStart(*state.block, hostRoot);
-  if (mainStreamWork)
-    dependencies.push_back(recordAfter(state, mainStreamWork, copy.getLoc()));
-  else if (busyAtStart)
+  addDependencies(work, state, copy.getLoc(), dependencies);
+  if (!work.mainStream && busyAtStart)
     dependencies.push_back(recordAfter(state, Stamp(), copy.getLoc()));
   return unique(dependencies);
 }

@@ -95,6 +95,32 @@ std::optional<AsyncCopy> PlacementPlanner::asyncCopyAt(const Stamp &stamp) const
                    input.getDeviceWork() == DeviceWork::CopyToHost};
 }
 
+void PlacementPlanner::follow(WorkToFollow &work, const Stamp &stamp) const {
+  std::optional<AsyncCopy> async = asyncCopyAt(stamp);
+  if (!async) {
+    if (mayHaveDeviceWork(stamp))
+      work.mainStream.keepLatest(stamp);
+    return;
+  }
+  for (auto &[copy, at] : work.copies) {
+    if (copy.stream != async->stream)
+      continue;
+    if (at.point.isBefore(stamp.point))
+      std::tie(copy, at) = std::make_pair(*async, stamp);
+    return;
+  }
+  work.copies.push_back({*async, stamp});
+}
+
+void PlacementPlanner::addDependencies(
+    const WorkToFollow &work, BlockState &state, Location loc,
+    SmallVectorImpl<PlannedDependency> &dependencies) {
+  for (auto &entry : work.copies)
+    dependencies.push_back(entry.first.token);
+  if (work.mainStream)
+    dependencies.push_back(recordAfter(state, work.mainStream, loc));
+}
+
 bool PlacementPlanner::mayHaveDeviceWork(const Stamp &stamp) const {
   if (!stamp || stamp.copy)
     return static_cast<bool>(stamp);
@@ -177,18 +203,26 @@ CopyNeeds PlacementPlanner::findNeeds(CopyH2DOp copy,
   needs.hostRoot = SlotAccessAnalysis::resolveRoot(needs.source);
   auto otherBytes = writesOtherBytes(needs);
   // The copy waits for the last op that touched its slot.
-  needs.lastSlotAccess = last.anySlot;
+  auto keep = [](Stamp &latest, SmallVectorImpl<Stamp> &each,
+                 const Stamp &access) {
+    if (!access)
+      return;
+    latest.keepLatest(access);
+    each.push_back(access);
+  };
+  keep(needs.lastSlotAccess, needs.slotAccesses, last.anySlot);
   for (unsigned slot : copySlots)
-    needs.lastSlotAccess.keepLatest(last.slot.lookup(slot));
+    keep(needs.lastSlotAccess, needs.slotAccesses, last.slot.lookup(slot));
   // A source that may be a slot too (an argument, a buffer of unknown origin,
   // a device buffer copied as if it were host memory) must not be read
   // before earlier writes of it are done.
   needs.sourceSlots = HostBufferAliasing::getSlotsOf(needs.hostRoot, slots);
   if (!needs.sourceSlots.empty()) {
-    needs.lastSourceWrite = last.anySlotWrite;
+    keep(needs.lastSourceWrite, needs.sourceWrites, last.anySlotWrite);
     for (unsigned slot : needs.sourceSlots)
-      needs.lastSourceWrite.keepLatest(last.lastWriteNotSkipped(
-          last.slotWrite, last.priorSlotWrite, slot, otherBytes));
+      keep(needs.lastSourceWrite, needs.sourceWrites,
+           last.lastWriteNotSkipped(last.slotWrite, last.priorSlotWrite, slot,
+                                    otherBytes));
   }
   for (unsigned slot : copySlots)
     if (isa<BlockArgument>(slots.getSlots()[slot]))
@@ -276,30 +310,25 @@ SmallVector<PlannedDependency>
 PlacementPlanner::findDependencies(CopyH2DOp copy, const CopyNeeds &needs,
                                    BlockState &state) {
   // The last copy into the slot, and the main stream's progress past the
-  // last op that touched the slot or may still be writing the host buffer.
+  // last op that touched the slot or may still be writing the host buffer;
+  // a copy into the host on its own stream, writing the host buffer, through
+  // its token, which no main-stream record covers.
   SmallVector<PlannedDependency> dependencies;
-  Stamp mainStreamWork = state.last.lastWriterOf(
-      needs.hostRoot, state.last.deviceHostWrite,
-      state.last.anyDeviceHostWrite, context.hostAliasing,
+  WorkToFollow work;
+  state.last.forEachWriterOf(
+      needs.hostRoot, state.last.deviceHostWrite, state.last.anyDeviceHostWrite,
+      context.hostAliasing, [&](const Stamp &writer) { follow(work, writer); },
       &state.last.priorDeviceHostWrite, writesOtherBytes(needs));
-  // A copy into the host on its own stream, writing the host buffer: its
-  // token, which no main-stream record covers.
-  if (std::optional<AsyncCopy> writer = asyncCopyAt(mainStreamWork)) {
-    dependencies.push_back(writer->token);
-    mainStreamWork = Stamp();
-  }
   // A host op is done when the copy is enqueued (program order), and the
   // host waited for the main-stream work it conflicts with before it ran:
   // only device work needs a record.
   if (needs.prior)
     dependencies.push_back(needs.prior->token);
-  else if (mayHaveDeviceWork(needs.lastSlotAccess))
-    mainStreamWork.keepLatest(needs.lastSlotAccess);
-  std::optional<AsyncCopy> sourceCopy = asyncCopyAt(needs.lastSourceWrite);
-  if (sourceCopy)
-    dependencies.push_back(sourceCopy->token);
-  else if (mayHaveDeviceWork(needs.lastSourceWrite))
-    mainStreamWork.keepLatest(needs.lastSourceWrite);
+  else
+    for (const Stamp &access : needs.slotAccesses)
+      follow(work, access);
+  for (const Stamp &write : needs.sourceWrites)
+    follow(work, write);
   for (const Stamp &aliasing : needs.aliasingCopies)
     if (std::optional<AsyncCopy> other = asyncCopyAt(aliasing))
       dependencies.push_back(other->token);
@@ -307,9 +336,8 @@ PlacementPlanner::findDependencies(CopyH2DOp copy, const CopyNeeds &needs,
       (!needs.lastSlotAccess &&
        slotMayBeBusyAtStart(*state.block, copy.getTarget(), needs.slots)) ||
       hostBufferMayBeBusyAtStart(*state.block, needs.hostRoot);
-  if (mainStreamWork) {
-    dependencies.push_back(recordAfter(state, mainStreamWork, copy.getLoc()));
-  } else if (busyAtStart) {
+  addDependencies(work, state, copy.getLoc(), dependencies);
+  if (!work.mainStream && busyAtStart) {
     // In a branch, the work before the branch that touched the slot, rather
     // than all of it, where that can be told.
     FailureOr<std::optional<PlannedDependency>> enclosing =
@@ -339,29 +367,27 @@ PlacementPlanner::findEnclosingDependency(Value target, const CopyNeeds &needs,
   if (!outer || !needs.targetArguments.empty() || !needs.aliasingCopies.empty())
     return failure();
   LastAccesses &last = outer->last;
+  WorkToFollow work;
   Stamp slotAccess = last.anySlot;
+  follow(work, last.anySlot);
   for (unsigned slot : needs.slots) {
     slotAccess.keepLatest(last.slot.lookup(slot));
+    follow(work, last.slot.lookup(slot));
     if (!last.copyReadingSlot.lookup(slot).empty())
       return failure();
   }
-  Stamp hostWriter =
-      last.lastWriterOf(needs.hostRoot, last.deviceHostWrite,
-                        last.anyDeviceHostWrite, context.hostAliasing);
-  // A source that is a slot too (an argument): the last write of it.
-  Stamp sourceWrite;
+  last.forEachWriterOf(needs.hostRoot, last.deviceHostWrite,
+                       last.anyDeviceHostWrite, context.hostAliasing,
+                       [&](const Stamp &writer) { follow(work, writer); });
+  // A source that is a slot too (an argument): the writes of it.
   if (!needs.sourceSlots.empty()) {
-    sourceWrite = last.anySlotWrite;
+    follow(work, last.anySlotWrite);
     for (unsigned slot : needs.sourceSlots)
-      sourceWrite.keepLatest(last.slotWrite.lookup(slot));
+      follow(work, last.slotWrite.lookup(slot));
   }
-  Stamp mainStreamWork;
-  for (const Stamp &work : {slotAccess, hostWriter, sourceWrite}) {
-    if (asyncCopyAt(work))
-      return failure();
-    if (mayHaveDeviceWork(work))
-      mainStreamWork.keepLatest(work);
-  }
+  if (!work.copies.empty())
+    return failure();
+  Stamp mainStreamWork = work.mainStream;
   auto inOuterBlock = [&](PlannedDependency record) {
     record.recordBlock = outer->block;
     return std::optional<PlannedDependency>(record);

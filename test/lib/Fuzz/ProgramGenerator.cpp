@@ -160,6 +160,8 @@ private:
     line("%c3 = arith.constant 3 : index");
     line("%c4 = arith.constant 4 : index");
     line("%c5 = arith.constant 5 : index");
+    if (!gpu)
+      line("%hs = arith.select %c, %h0, %h1 : memref<16xf32>");
     for (int h = 0; h < 3 && gpu; ++h) {
       std::string name = "%h" + std::to_string(h);
       line(name + " = memref.alloc() : memref<16xf32>");
@@ -213,7 +215,15 @@ private:
       return "%vlo";
     return "%g";
   }
-  std::string hostBuffer() { return "%h" + std::to_string(uniform(0, 2)); }
+  /// A host buffer: an argument, or (vyre form, one time in eight) a select
+  /// between two of them, a buffer of unknown origin to the planner. One draw
+  /// either way, so that earlier seeds keep their programs' shapes.
+  std::string hostBuffer() {
+    uint64_t value = draw();
+    if (!gpu && (value / 3) % 8 == 0)
+      return "%hs";
+    return "%h" + std::to_string(value % 3);
+  }
 
   void statements(unsigned count, unsigned nesting) {
     for (unsigned i = 0; i < count; ++i) {
