@@ -28,6 +28,8 @@ HostBufferOrigin HostBufferAliasing::getOrigin(Value root) {
   auto effects = root.getDefiningOp<MemoryEffectOpInterface>();
   if (effects && effects.getEffectOnValue<MemoryEffects::Allocate>(root))
     return HostBufferOrigin::Allocation;
+  if (root.getDefiningOp<arith::SelectOp>() && getArgumentsBehind(root))
+    return HostBufferOrigin::ArgumentChoice;
   return HostBufferOrigin::Unknown;
 }
 
@@ -65,6 +67,16 @@ HostBufferAliasing::getSlotsOf(Value root, const SlotAccessAnalysis &slots) {
   case HostBufferOrigin::Allocation:
   case HostBufferOrigin::Argument:
     return {};
+  case HostBufferOrigin::ArgumentChoice: {
+    SmallVector<unsigned> result;
+    SmallVector<Value, 2> arguments = *getArgumentsBehind(root);
+    for (Value argument : arguments)
+      if (slots.getSlotNumber(argument))
+        llvm::append_range(result, slots.getSlotsOf(argument));
+    llvm::sort(result);
+    result.erase(llvm::unique(result), result.end());
+    return result;
+  }
   case HostBufferOrigin::Unknown:
     break;
   }
@@ -81,6 +93,29 @@ bool HostBufferAliasing::mayAlias(Value lhs, Value rhs) {
   if (lhsOrigin == HostBufferOrigin::Allocation ||
       rhsOrigin == HostBufferOrigin::Allocation)
     return false;
+  if (lhsOrigin == HostBufferOrigin::Argument &&
+      rhsOrigin == HostBufferOrigin::Argument)
+    return mayAliasArguments(lhs, rhs);
+  // Any argument one may be against any the other may be.
+  if (lhs.getAsOpaquePointer() > rhs.getAsOpaquePointer())
+    std::swap(lhs, rhs);
+  auto [it, inserted] = choicePairs.try_emplace({lhs, rhs}, false);
+  if (!inserted)
+    return it->second;
+  SmallVector<Value, 2> lhsArguments = *getArgumentsBehind(lhs),
+                        rhsArguments = *getArgumentsBehind(rhs);
+  bool result = llvm::any_of(lhsArguments, [&](Value lhsArgument) {
+    return llvm::any_of(rhsArguments, [&](Value rhsArgument) {
+      return mayAliasArguments(lhsArgument, rhsArgument);
+    });
+  });
+  it->second = result;
+  return result;
+}
+
+bool HostBufferAliasing::mayAliasArguments(Value lhs, Value rhs) {
+  if (lhs == rhs)
+    return true;
   if (lhs.getAsOpaquePointer() > rhs.getAsOpaquePointer())
     std::swap(lhs, rhs);
   auto [it, inserted] = argumentPairs.try_emplace({lhs, rhs}, false);

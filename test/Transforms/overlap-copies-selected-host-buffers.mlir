@@ -9,23 +9,25 @@
 // RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | vyre-opt --split-input-file --test-vyre-value-digest="condition=false interleaving=lazy" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.lowered-false
 // RUN: cat %t.input-false %t.lowered-false | FileCheck %s --check-prefix=VALUES
 
-// A host buffer chosen by arith.select may be any buffer, a slot too (an
-// argument is host memory and a slot at once): a copy into it waits for the
-// work that reads any of them, also where the copy is left on the main
-// stream and made asynchronous in place; a host op that writes it holds
-// back the copies that read any. (Both referees take a select among
-// arguments for one of them; the planner does not yet.) Each case's values
-// after the whole default pipeline are those of the input, whichever
-// argument the select takes.
+// A host buffer chosen by arith.select among arguments may be any of them,
+// a slot too (an argument is host memory and a slot at once): a copy into
+// it waits for the work that reads any of them, also where the copy is left
+// on the main stream and made asynchronous in place; a host op that writes
+// it holds back the copies that read any; a copy out of it follows the
+// writers of each. (The planner and both referees take such a select for
+// one of the arguments.) Each case's values after the whole default
+// pipeline are those of the input, whichever argument the select takes.
 
 // VALUES: remark: digest [[A:0x[0-9a-f]+]]
 // VALUES: remark: digest [[B:0x[0-9a-f]+]]
 // VALUES: remark: digest [[C:0x[0-9a-f]+]]
 // VALUES: remark: digest [[D:0x[0-9a-f]+]]
+// VALUES: remark: digest [[E:0x[0-9a-f]+]]
 // VALUES: remark: digest [[A]]
 // VALUES: remark: digest [[B]]
 // VALUES: remark: digest [[C]]
 // VALUES: remark: digest [[D]]
+// VALUES: remark: digest [[E]]
 
 // Tests that a copy back into a select of %o and %h waits for the copy that
 // reads %h: the select may be %h.
@@ -44,7 +46,7 @@ module attributes {gpu.container_module} {
   // CHECK:       vyre.copy_d2h_async %arg0 to %{{.*}} on stream {{[0-9]+}} after [{{.*}}%[[IN]]{{.*}}]
   // IN-PLACE-LABEL: func.func @copy_back_into_source
   // IN-PLACE:       %[[IN:.*]] = vyre.copy_h2d_async %arg0 to %{{.*}} on stream 0
-  // IN-PLACE:       vyre.copy_d2h_async %arg0 to %{{.*}} on stream 0
+  // IN-PLACE:       vyre.copy_d2h_async %arg0 to %{{.*}} on stream {{[0-9]+}} after [{{.*}}%[[IN]]{{.*}}]
   func.func @copy_back_into_source(%h: memref<1024xf32> {vyre.pinned, llvm.noalias}, %o: memref<1024xf32> {vyre.pinned, llvm.noalias}, %cond: i1) {
     %c1 = arith.constant 1 : index
     %a = vyre.alloc : memref<1024xf32>
@@ -169,6 +171,42 @@ module attributes {gpu.container_module} {
       vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<1024xf32>) {vyre.cost_us = 50.0}
       vyre.copy_d2h %b to %h1 : memref<1024xf32> to memref<1024xf32>
     }
+    vyre.dealloc %a : memref<1024xf32>
+    vyre.dealloc %b : memref<1024xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that a copy reading a select of %h0 and %h1 does not wait for the
+// copy back into %h2, a third noalias argument it cannot be: it moves up
+// past the copy back, to the start.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @step(%x: memref<1024xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<1024xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %x[%c0] : memref<1024xf32>
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @copy_of_select_beside_third_argument
+  // CHECK:       %[[S:.*]] = arith.select
+  // CHECK-NEXT:  vyre.copy_h2d_async %[[S]] to %{{.*}} on stream {{[0-9]+}} : memref
+  // CHECK:       vyre.copy_d2h_async %{{.*}} to %arg2
+  func.func @copy_of_select_beside_third_argument(%h0: memref<1024xf32> {vyre.pinned, llvm.noalias}, %h1: memref<1024xf32> {vyre.pinned, llvm.noalias}, %h2: memref<1024xf32> {vyre.pinned, llvm.noalias}, %cond: i1) {
+    %c1 = arith.constant 1 : index
+    %a = vyre.alloc : memref<1024xf32>
+    %b = vyre.alloc : memref<1024xf32>
+    %s = arith.select %cond, %h0, %h1 : memref<1024xf32>
+    vyre.copy_h2d %h2 to %a : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a : memref<1024xf32>) {vyre.cost_us = 50.0}
+    vyre.copy_d2h %a to %h2 : memref<1024xf32> to memref<1024xf32>
+    vyre.copy_h2d %s to %b : memref<1024xf32> to memref<1024xf32>
+    vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<1024xf32>) {vyre.cost_us = 50.0}
+    vyre.copy_d2h %b to %h0 : memref<1024xf32> to memref<1024xf32>
     vyre.dealloc %a : memref<1024xf32>
     vyre.dealloc %b : memref<1024xf32>
     return

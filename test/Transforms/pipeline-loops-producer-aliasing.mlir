@@ -16,13 +16,11 @@
 // arguments, one of which the body copies in before the call: the buffer
 // the call writes may be the one that copy reads, so the call must not be
 // issued early (it would overwrite what this iteration's first copy reads).
-// A host access through a root of unknown origin counts as an access of
-// every slot (a copy reading one, as a read of every slot), so neither the
-// call nor its copy move; the values before and after the rewrite are
-// the same, and so are they after the whole default pipeline, whose
-// gpu-level referee takes the select as one of the two arguments (a copy
-// reading it runs beside the copy of the other argument into a buffer of
-// its own).
+// The select is taken as one of the two arguments, as the referees take it:
+// neither the call nor its copy move, the remark names the copy that reads
+// what the call may write, and the copy's destination rotates; the values
+// before and after the rewrite are the same, and so are they after the
+// whole default pipeline.
 
 // VALUES: remark: digest [[A:0x[0-9a-f]+]]
 // VALUES: remark: digest [[B:0x[0-9a-f]+]]
@@ -30,7 +28,7 @@
 // VALUES: remark: digest [[B]]
 
 // REMARK-NOT: with the host op that writes its source
-// REMARK: copy into slot {{[0-9]+}} is not issued early: 'vyre.copy_h2d' in the body may write its source
+// REMARK: copy into slot {{[0-9]+}} is not issued early: 'func.call' in the body may write its source, and cannot be issued early with it: it comes after the copy, which reads what the iteration before wrote
 // REMARK-NOT: with the host op that writes its source
 
 module attributes {gpu.container_module} {

@@ -27,10 +27,12 @@ enum class HostBufferOrigin {
   /// An argument of the function: it may alias other arguments, unless one
   /// of them is `llvm.noalias`, and no allocation made inside the function.
   Argument,
+  /// An `arith.select` among arguments (through views and further selects):
+  /// it is one of them, and may alias what any of them may
+  /// (getArgumentsBehind).
+  ArgumentChoice,
   /// Anything else (a call result, a loaded memref, a loop-carried value,
-  /// an `arith.select`): it may alias anything. (The referees take a select
-  /// among arguments for one of them: getArgumentsBehind; the planner does
-  /// not yet.)
+  /// a select that may take an allocation): it may alias anything.
   Unknown,
 };
 
@@ -54,16 +56,21 @@ public:
   /// The slots host buffer `root` may be (a memref function argument may be
   /// a host buffer and a device buffer at once): a slot root, its slots
   /// (those of the arguments that may alias it too); a host allocation,
-  /// none; a root that may be anything (a select, a loaded memref, a call's
-  /// result), every slot.
+  /// none; a select among arguments, those of the arguments that are slots;
+  /// a root that may be anything (a loaded memref, a call's result), every
+  /// slot.
   static SmallVector<unsigned> getSlotsOf(Value root,
                                           const SlotAccessAnalysis &slots);
 
   bool mayAlias(Value lhs, Value rhs);
 
 private:
+  bool mayAliasArguments(Value lhs, Value rhs);
+
   AliasAnalysis aliasAnalysis;
   DenseMap<std::pair<Value, Value>, bool> argumentPairs;
+  /// Pairs of which at least one is a select among arguments.
+  DenseMap<std::pair<Value, Value>, bool> choicePairs;
 };
 
 } // namespace mlir::vyre

@@ -23,6 +23,7 @@ void OpenCopies::track(PlannedCopy *copy) {
       writersOfUnknownRoots.push_back(copy);
       break;
     case HostBufferOrigin::Argument:
+    case HostBufferOrigin::ArgumentChoice:
       writersByArgument[copy->hostRoot].push_back(copy);
       break;
     }
@@ -160,7 +161,9 @@ void OpenCopies::collectHostWriterConflicts(const SideAccess &side,
         visitList(it->second);
       break;
     case HostBufferOrigin::Argument:
-      // The arguments that may alias it (few distinct roots).
+    case HostBufferOrigin::ArgumentChoice:
+      // The arguments, and selects among them, that may alias it (few
+      // distinct roots).
       steps += writersByArgument.size();
       for (auto &[argument, copies] : writersByArgument)
         if (hostAliasing.mayAlias(root, argument))

@@ -246,9 +246,30 @@ TEST_F(HostSideRulesTest, ArgumentsBehindASelect) {
   EXPECT_EQ(HostBufferAliasing::getArgumentsBehind(z),
             (SmallVector<Value, 2>{z}));
 
-  // The planner takes a select for any buffer: it may be every slot.
+  // The planner takes a select among arguments for one of them too.
+  EXPECT_EQ(HostBufferAliasing::getOrigin(xy),
+            HostBufferOrigin::ArgumentChoice);
+  EXPECT_EQ(HostBufferAliasing::getOrigin(xyz),
+            HostBufferOrigin::ArgumentChoice);
+  EXPECT_EQ(HostBufferAliasing::getOrigin(xp), HostBufferOrigin::Unknown);
+  HostBufferAliasing aliasing(choices);
+  EXPECT_TRUE(aliasing.mayAlias(xy, x));
+  EXPECT_TRUE(aliasing.mayAlias(y, xy));
+  EXPECT_FALSE(aliasing.mayAlias(xy, z));
+  EXPECT_TRUE(aliasing.mayAlias(xyz, z));
+  EXPECT_TRUE(aliasing.mayAlias(xyz, xy));
+  EXPECT_FALSE(aliasing.mayAlias(xy, allocation));
+  EXPECT_TRUE(aliasing.mayAlias(xp, z));
+
+  // Its slots are those of the arguments; a select that may be anything
+  // may be every slot.
   SlotAccessAnalysis slots(choices);
-  EXPECT_EQ(HostBufferAliasing::getSlotsOf(xy, slots).size(),
+  SmallVector<unsigned> slotsOfXY{*slots.getSlotNumber(x),
+                                  *slots.getSlotNumber(y)};
+  llvm::sort(slotsOfXY);
+  EXPECT_EQ(HostBufferAliasing::getSlotsOf(xy, slots), slotsOfXY);
+  EXPECT_EQ(HostBufferAliasing::getSlotsOf(xyz, slots).size(), 3u);
+  EXPECT_EQ(HostBufferAliasing::getSlotsOf(xp, slots).size(),
             slots.getSlots().size());
   EXPECT_EQ(HostBufferAliasing::getSlotsOf(x, slots),
             (SmallVector<unsigned>{*slots.getSlotNumber(x)}));
