@@ -213,7 +213,8 @@ private:
   void planBlock(Block &block, bool repeats, const SideAccess &covered,
                  const SideAccess &uncovered, StreamCursors cursors,
                  const CoveringOutside &coveringOutside,
-                 SmallVectorImpl<Operation *> &awaitedOutside);
+                 SmallVectorImpl<Operation *> &awaitedOutside,
+                 DenseSet<int64_t> &unjoinedStreams);
   void addSideWork(Operation *awaited, PendingInBlock &pending,
                    StreamCursors &cursors);
   void planBlockAsUpstream(Block &block);
@@ -241,6 +242,9 @@ private:
   /// one's place there.
   DenseMap<int64_t, std::vector<Operation *>> sideCopies;
   DenseMap<Operation *, size_t> sideOrder;
+  /// What each copy on a side stream touches on the device, by its place in
+  /// sideCopies: blocks that wait for a copy count those before it again.
+  DenseMap<int64_t, std::vector<SideAccess>> sideCopyAccesses;
 };
 
 } // namespace
@@ -584,10 +588,11 @@ void AsyncInPlacePlanner::addSideWork(Operation *awaited,
     Operation *last = worklist.pop_back_val();
     int64_t stream = streamOf(last);
     const std::vector<Operation *> &onStream = sideCopies[stream];
+    const std::vector<SideAccess> &accesses = sideCopyAccesses[stream];
     for (size_t &next = cursors[stream]; next <= sideOrder.lookup(last);
          ++next) {
       Operation *copy = onStream[next];
-      pending.add(footprints.get(copy).device, copy);
+      pending.add(accesses[next], copy);
       for (Value token : cast<StreamOpInterface>(copy).getAwaitedTokens())
         if (Operation *producer = token.getDefiningOp();
             producer && sideOrder.contains(producer))
@@ -603,12 +608,21 @@ void AsyncInPlacePlanner::addSideWork(Operation *awaited,
 /// `coveringOutside`: the main-stream ops around the block (records, copies)
 /// whose tokens stand for all of `covered`: a copy on a side stream that
 /// depends on one needs nothing from the record at the block's top.
+/// `unjoinedStreams` gets the side streams with a copy in the block (at any
+/// depth) that no main-stream op directly in the block waits for, or for a
+/// copy after it on its stream.
 void AsyncInPlacePlanner::planBlock(
     Block &block, bool repeats, const SideAccess &covered,
     const SideAccess &uncovered, StreamCursors cursors,
     const CoveringOutside &coveringOutside,
-    SmallVectorImpl<Operation *> &awaitedOutside) {
+    SmallVectorImpl<Operation *> &awaitedOutside,
+    DenseSet<int64_t> &unjoinedStreams) {
   PendingInBlock pending(aliasing);
+  // Per side stream, its copies before the block, and how many of them the
+  // main stream directly in the block waited for.
+  DenseMap<int64_t, size_t> copiesBefore, joinedUpTo;
+  for (auto &[stream, copies] : sideCopies)
+    copiesBefore[stream] = copies.size();
   // At the block's top: the work around it, and, in a block that runs
   // again, what the copies of its earlier run covered (in a sequential
   // function, all its work). A record at the top stands for both.
@@ -715,6 +729,7 @@ void AsyncInPlacePlanner::planBlock(
         std::vector<Operation *> &onStream = sideCopies[streamOf(&op)];
         sideOrder[&op] = onStream.size();
         onStream.push_back(&op);
+        sideCopyAccesses[streamOf(&op)].push_back(footprint.device);
         continue;
       }
       if (streamOp.getStreamIndex() != 0)
@@ -729,6 +744,8 @@ void AsyncInPlacePlanner::planBlock(
         if (Operation *producer = token.getDefiningOp();
             producer && sideOrder.contains(producer)) {
           addSideWork(producer, pending, cursors);
+          size_t &joined = joinedUpTo[streamOf(producer)];
+          joined = std::max(joined, sideOrder.lookup(producer) + 1);
           if (!block.findAncestorOpInBlock(*producer))
             awaitedOutside.push_back(producer);
         }
@@ -771,10 +788,14 @@ void AsyncInPlacePlanner::planBlock(
     // (a record issued after it, say, on which copies inside may depend).
     CoveringOutside coveringHere{&entriesBefore, pending.latestCovered()};
     SmallVector<Operation *> awaitedInside;
+    DenseMap<int64_t, size_t> copiesBeforeOp;
+    for (auto &[stream, copies] : sideCopies)
+      copiesBeforeOp[stream] = copies.size();
+    DenseSet<int64_t> unjoinedInside;
     for (auto [index, region] : llvm::enumerate(op.getRegions()))
       for (Block &nested : region)
-        planBlock(nested, regionRepeats(&op, index), coveredHere,
-                  uncoveredHere, cursors, coveringHere, awaitedInside);
+        planBlock(nested, regionRepeats(&op, index), coveredHere, uncoveredHere,
+                  cursors, coveringHere, awaitedInside, unjoinedInside);
     // The main stream waited inside for side-stream work from out here.
     for (Operation *producer : awaitedInside) {
       if (op.isAncestor(producer))
@@ -782,6 +803,20 @@ void AsyncInPlacePlanner::planBlock(
       addSideWork(producer, pending, cursors);
       if (!block.findAncestorOpInBlock(*producer))
         awaitedOutside.push_back(producer);
+    }
+    // A block inside that ran waited on the main stream for its copies on a
+    // stream, and one that did not run issued none: once the op is done,
+    // the main stream is past them, and the op's entry below counts what
+    // they touch. Where this block counts every copy before the op on the
+    // stream, it need not count the op's again (each block inside would
+    // otherwise count those of the blocks before it, for ever more
+    // branches).
+    for (auto &[stream, copies] : sideCopies) {
+      size_t before = copiesBeforeOp.lookup(stream);
+      size_t &cursor = cursors[stream];
+      if (copies.size() > before && !unjoinedInside.contains(stream) &&
+          cursor == before)
+        cursor = copies.size();
     }
     unsigned position = pending.add(footprint.device);
     if (!holdsInPlaceCopies(op)) {
@@ -795,6 +830,10 @@ void AsyncInPlacePlanner::planBlock(
     after.position = position;
     pending.cover(position, addWork(std::move(after)));
   }
+  for (auto &[stream, copies] : sideCopies)
+    if (copies.size() > copiesBefore.lookup(stream) &&
+        joinedUpTo.lookup(stream) < copies.size())
+      unjoinedStreams.insert(stream);
 }
 
 //===----------------------------------------------------------------------===//
@@ -844,11 +883,13 @@ AsyncInPlaceResult AsyncInPlacePlanner::run() {
   sequential = !isInStreamForm(function);
   for (Block &block : function.getFunctionBody()) {
     SmallVector<Operation *> awaitedOutside;
+    DenseSet<int64_t> unjoinedStreams;
     if (options.waitBeforeAnyEffect)
       planBlockAsUpstream(block);
     else
       planBlock(block, /*repeats=*/false, SideAccess(), SideAccess(),
-                StreamCursors(), CoveringOutside(), awaitedOutside);
+                StreamCursors(), CoveringOutside(), awaitedOutside,
+                unjoinedStreams);
   }
   // Records first: a wait before an op may follow a record after the op
   // before it.
