@@ -84,6 +84,14 @@ public:
   /// `inPlaceCopy`: the copy the host waited for whose work the entry is.
   unsigned add(const SideAccess &access, Operation *sideWork = nullptr,
                Operation *inPlaceCopy = nullptr);
+  /// Adds the first entry, the work around the block, which may touch many
+  /// buffers: it is looked up as a whole, not indexed buffer by buffer (a
+  /// block in each of many branches starts with one).
+  unsigned addBase(const SideAccess &access) {
+    assert(entries.empty() && "the base comes first");
+    baseIsFirst = true;
+    return add(access);
+  }
   /// The entries not covered yet, up to `position`, are now covered by
   /// `work`.
   void cover(unsigned position, unsigned work);
@@ -162,6 +170,9 @@ private:
   };
   void keepFromRoots(std::optional<unsigned> &latest,
                      const RootPositions &roots, Value root);
+  /// Keeps the base's position in `latest` where `other` conflicts with it,
+  /// once covered.
+  void keepFromBase(std::optional<unsigned> &latest, const SideAccess &other);
   void index(unsigned position);
   void refresh();
 
@@ -174,6 +185,8 @@ private:
   int anySlot = -1;
   RootPositions hostRead, hostWrite;
   int anyHostRead = -1, anyHostWrite = -1;
+  /// Whether entry 0 is a base (addBase), and whether it is covered.
+  bool baseIsFirst = false, baseIndexed = false;
   /// Unions over the entries, brought up to date when asked for (entries
   /// before `coveredMerged` and `uncoveredMerged` are in them), and made
   /// again after a retirement.
@@ -271,6 +284,14 @@ void PendingInBlock::index(unsigned position) {
   const SideAccess &access = entries[position].access;
   if (access.slots.isUnknown())
     anySlot = position;
+  if (position == 0 && baseIsFirst) {
+    baseIndexed = true;
+    if (access.anyHostRead)
+      anyHostRead = position;
+    if (access.anyHostWrite)
+      anyHostWrite = position;
+    return;
+  }
   for (unsigned slot : access.slots.getReads())
     slotRead[slot] = position;
   for (unsigned slot : access.slots.getWrites())
@@ -373,7 +394,43 @@ PendingInBlock::latestConflict(const SideAccess &other, bool unknown) {
     keepFromRoots(latest, hostWrite, root);
     keepFromRoots(latest, hostRead, root);
   }
+  keepFromBase(latest, other);
   return latest;
+}
+
+void PendingInBlock::keepFromBase(std::optional<unsigned> &latest,
+                                  const SideAccess &other) {
+  // Any other entry touching the same buffer is later.
+  if (!baseIndexed || retired > 0 || latest)
+    return;
+  const SideAccess &base = entries[0].access;
+  // Slots (an unknown base is anySlot): a read conflicts with writes; a
+  // write with any access.
+  bool conflicts =
+      !base.slots.isUnknown() && !base.slots.isEmpty() &&
+      (other.slots.isUnknown() ||
+       llvm::any_of(other.slots.getReads(),
+                    [&](unsigned slot) { return base.slots.mayWrite(slot); }) ||
+       llvm::any_of(other.slots.getWrites(), [&](unsigned slot) {
+         return base.slots.mayWrite(slot) || base.slots.mayRead(slot);
+       }));
+  // Host buffers, through every root that may alias.
+  auto meets = [&](const SetVector<Value> &roots, Value root) {
+    return llvm::any_of(roots, [&](Value each) {
+      return each == root || aliasing.mayAlias(each, root);
+    });
+  };
+  conflicts =
+      conflicts ||
+      ((other.anyHostRead || other.anyHostWrite) && !base.hostWrites.empty()) ||
+      (other.anyHostWrite && !base.hostReads.empty()) ||
+      llvm::any_of(other.hostReads,
+                   [&](Value root) { return meets(base.hostWrites, root); }) ||
+      llvm::any_of(other.hostWrites, [&](Value root) {
+        return meets(base.hostWrites, root) || meets(base.hostReads, root);
+      });
+  if (conflicts)
+    keep(latest, 0);
 }
 
 std::optional<unsigned> PendingInBlock::latestConflictAfter(
@@ -653,7 +710,7 @@ void AsyncInPlacePlanner::planBlock(
   if (!touchesNothing(top)) {
     PendingWork record;
     record.atStartOf = &block;
-    record.position = pending.add(top);
+    record.position = pending.addBase(top);
     topIsCovered = !repeats || !holdsCopies;
     pending.cover(record.position, addWork(std::move(record)));
   }
