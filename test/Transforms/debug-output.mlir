@@ -47,5 +47,6 @@ func.func @loop(%h: memref<4x1024xf32> {vyre.pinned, llvm.noalias},
 // OVERLAP: copy #4 from slot {{[0-9]+}}: left in place by the cost model
 // OVERLAP-NOT: [vyre-pipeline-loops]
 
-// PIPELINE: [vyre-pipeline-loops] loop at loc({{.*}}debug-output.mlir":32:3): 1 rotated buffer(s), 4096 bytes per iteration ahead, {{[0-9]+}} bytes of budget left: depth 2 (asked 2)
+// PIPELINE: [vyre-pipeline-loops] loop at loc({{.*}}debug-output.mlir":32:3): 1 rotated buffer(s), 4096 bytes per iteration ahead, {{[0-9]+}} bytes of budget left: up to depth 4 (asked 4, to choose from)
+// PIPELINE: [vyre-pipeline-loops] loop at loc({{.*}}debug-output.mlir":32:3): depth 2 simulated {{[0-9.]+}} us
 // PIPELINE-NOT: [overlap-copies]

@@ -52,7 +52,7 @@ module attributes {gpu.container_module} {
     return
   }
   // REMARK-NOT: Function=video {{.*}}CopyNotPrefetched
-  // REMARK: remark: [Passed] LoopPipelined | Category:pipeline-loops | Function=video | Remark="loop pipelined at depth 2: 1 copies issued 1 iteration(s) ahead (1 of them with the host op that writes its source), 1 overwritten buffer(s) rotated, 512 bytes of extra device memory"
+  // REMARK: remark: [Passed] LoopPipelined | Category:pipeline-loops | Function=video | Remark="loop pipelined at depth 2: 1 copies issued 1 iteration(s) ahead (1 of them with the host op that writes its source), 1 overwritten buffer(s) rotated, 512 bytes of extra device memory; depth 2 is the fastest of depths 2 to 4 once scheduled and simulated ({{.*}})"
   // CHECK-LABEL: func.func @video
   // The prologue: frame 0's decode and copy.
   // CHECK:      func.call @decode(%arg0, %[[C0:[^)]+]])

@@ -1,7 +1,7 @@
-// RUN: vyre-opt %s --vyre-pipeline-loops="pipeline-depth=0" --verify-diagnostics
+// RUN: vyre-opt %s --vyre-pipeline-loops="max-pipeline-depth=1" --verify-diagnostics
 
-// Tests that the pass refuses a depth of zero.
-// expected-error @+1 {{cannot run --vyre-pipeline-loops with pipeline-depth=0: it must be at least 1: a loop needs at least one buffer per copy}}
+// Tests that the pass refuses to choose depths up to one.
+// expected-error @+1 {{cannot run --vyre-pipeline-loops with max-pipeline-depth=1: it must be at least 2: the depths chosen from start at 2}}
 func.func @no_buffers(%h: memref<16xf32>) {
   %a = vyre.alloc : memref<16xf32>
   vyre.copy_h2d %h to %a : memref<16xf32> to memref<16xf32>

@@ -836,6 +836,10 @@ int main(int argc, char **argv) {
     // Every versioning kept in half of the programs, so that both versions
     // of a versioned function run.
     build.keepAllVersions = programSeed / 192 % 2 == 0;
+    // The depth chosen per loop by simulation (pipeline-depth=0) in half of
+    // the programs.
+    if (programSeed / 384 % 2)
+      build.pipelineDepth = 0;
     bool toLLVM =
         options.llvmEvery != 0 && programSeed % options.llvmEvery == 0;
     std::string program = ProgramGenerator(programSeed).generate();

@@ -226,8 +226,29 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     `buffer-budget` bytes: a loop that does not fit is pipelined less deep,
     or not at all, and a remark says so.
 
+    **The depth is chosen per loop** (`pipeline-depth=0`, the default). With
+    the cost model, each depth from 2 to `max-pipeline-depth` that the
+    budget holds is tried: the loop is pipelined at that depth in a copy of
+    the function's body, `--overlap-copies` (its defaults, on this pass's
+    figures) schedules it, and `--vyre-simulate` (its defaults, on the same
+    figures) times it; the body is then put back. The fastest depth wins,
+    the shallowest where makespans are within 0.1%. A deeper pipeline pays
+    where iterations differ (a branch, an inner loop whose copies share the
+    copy engine), and costs a buffer, its allocation, and a longer drain
+    where the copies are long. Loops are chosen for innermost first, each
+    with the depths chosen inside it. A loop of unknown trip count (and
+    constant lower bound and step) is tried with 16 iterations. Depth 2 is
+    taken without trials where the simulator cannot time or compare the
+    depths (dynamic sizes; a loop of unknown trip count elsewhere, which it
+    runs `default-trip-count` times, differently split at each depth), and
+    where the trials would schedule more than 200,000 ops for the function
+    (each trial schedules the whole function: the limit keeps the pass
+    linear).
+    Without the cost model the depth is 2; `pipeline-depth=N` fixes it.
+
     With `--remarks-filter=pipeline-loops`, a pipelined loop gets a `passed`
-    remark with its depth and extra memory, a hoisted copy a `passed` remark,
+    remark with its depth, how it was chosen (each depth's simulated
+    makespan) and its extra memory, a hoisted copy a `passed` remark,
     and a loop or copy left as it was a `missed` remark naming what blocked
     it: values carried by the loop, a loop pipelined already in the body, an
     op of unknown effect, a buffer used
@@ -258,10 +279,15 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
                            "::mlir::scf::SCFDialect",
                            "::mlir::vyre::VyreDialect"];
   let options = [
-    Option<"pipelineDepth", "pipeline-depth", "unsigned", /*default=*/"2",
+    Option<"pipelineDepth", "pipeline-depth", "unsigned", /*default=*/"0",
            "Number of rotating buffers per prefetched copy; copies are "
-           "issued pipeline-depth - 1 iterations ahead (1: only move "
-           "invariant copies out of loops)">,
+           "issued pipeline-depth - 1 iterations ahead (0: chosen per loop, "
+           "from 2 to max-pipeline-depth, by simulating each with the cost "
+           "model, 2 without it; 1: only move invariant copies out of "
+           "loops)">,
+    Option<"maxPipelineDepth", "max-pipeline-depth", "unsigned",
+           /*default=*/"4",
+           "Deepest pipeline-depth=0 chooses">,
     Option<"bufferBudget", "buffer-budget", "uint64_t",
            /*default=*/"1073741824",
            "Most bytes of extra device memory the rotating buffers of one "

@@ -959,7 +959,8 @@ AsyncInPlaceResult AsyncInPlacePlanner::run() {
   for (PendingWork &entry : work) {
     if (!entry.copy)
       continue;
-    emitRemark(entry);
+    if (options.emitRemarks)
+      emitRemark(entry);
     Operation *copy = entry.copy;
     OpBuilder builder(copy);
     Operation *async;

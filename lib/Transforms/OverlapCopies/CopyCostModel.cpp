@@ -616,7 +616,8 @@ CopyPlan overlap::planCopyOverlapWithCosts(FunctionOpInterface function,
         continue;
       options.leaveInPlace.insert(copy.original);
       declined.push_back(copy.id);
-      emitCopyDeclinedRemark(function, copy.original, verdict);
+      if (options.emitRemarks)
+        emitCopyDeclinedRemark(function, copy.original, verdict);
       declinedInSweep = true;
       --stillMoved;
     }

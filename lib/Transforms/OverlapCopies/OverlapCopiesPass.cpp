@@ -14,16 +14,7 @@
 #include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Support/PassDiagnostics.h"
-#include "vyre/Transforms/AsyncInPlace/AsyncInPlaceCopies.h"
-#include "vyre/Transforms/OverlapCopies/CopyCostModel.h"
-#include "vyre/Transforms/OverlapCopies/CopyPlan.h"
-#include "vyre/Transforms/OverlapCopies/CopyRemarks.h"
-#include "vyre/Transforms/OverlapCopies/OrderByCriticalPath.h"
-#include "vyre/Transforms/OverlapCopies/OrderCopiesByNeed.h"
-
-#include "llvm/Support/Debug.h"
-
-#define DEBUG_TYPE "overlap-copies"
+#include "vyre/Transforms/OverlapCopies/ScheduleCopies.h"
 
 namespace mlir::vyre {
 #define GEN_PASS_DEF_OVERLAPCOPIESPASS
@@ -74,55 +65,19 @@ struct OverlapCopiesPass
         failed(diagnoseHostAccessToDeviceMemory(function)))
       return signalPassFailure();
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
-    overlap::emitKernelSummaryRemarks(function, slots);
-    // Copies by need first: the order the critical path's schedule must
-    // beat is that of the copies as they will be issued.
-    if (orderCopies)
-      if (unsigned moved = overlap::orderCopiesByNeed(function, slots))
-        overlap::emitCopiesOrderedRemark(function, moved);
-    if (orderKernels)
-      for (const overlap::ReorderedRun &run : overlap::orderByCriticalPath(
-               function, slots,
-               {h2dGBps, d2hGBps, copyLatencyUs, defaultKernelUs}))
-        overlap::emitWorkReorderedRemark(function, run);
-    overlap::emitUnknownCallRemarks(function);
-    // Copies into the host written asynchronously by hand are not ordered
-    // against those this pass would make asynchronous: it keeps those
-    // synchronous (where each is ordered by the host).
-    bool handWritten =
-        function
-            .walk([](Operation *op) {
-              return isa<CopyH2DAsyncOp, CopyD2HAsyncOp>(op)
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            })
-            .wasInterrupted();
-    if (handWritten && asyncD2H)
-      overlap::emitHandWrittenAsyncRemark(function);
-    overlap::PlanOptions options{hoist,
-                                 sideStreams,
-                                 asyncD2H && !handWritten,
-                                 d2hStreams,
-                                 {},
-                                 /*inPlaceCopiesBlockHost=*/!asyncInPlace};
-    overlap::CopyCostOptions costs{h2dGBps,         d2hGBps,  copyLatencyUs,
-                                   defaultKernelUs, launchUs, eventUs,
-                                   hostSyncUs,      streamCreateUs,
-                                   /*inPlaceBlocksHost=*/!asyncInPlace};
-    overlap::PlanWork work;
-    overlap::CopyPlan plan = overlap::planCopyOverlapWithCosts(
-        function, slots, options, costModel ? &costs : nullptr, &work);
-    LLVM_DEBUG({
-      llvm::dbgs() << "[" DEBUG_TYPE "] @" << function.getName() << ": ";
-      work.print(llvm::dbgs());
-      llvm::dbgs() << "\n";
-      plan.print(llvm::dbgs());
-    });
-    overlap::emitPlanRemarks(plan);
-    overlap::applyCopyPlan(plan);
-    // The copies left on the main stream no longer make the host wait.
-    if (asyncInPlace)
-      makeInPlaceCopiesAsync(function, slots);
+    overlap::ScheduleOptions options;
+    options.hoist = hoist;
+    options.sideStreams = sideStreams;
+    options.asyncD2H = asyncD2H;
+    options.d2hStreams = d2hStreams;
+    options.asyncInPlace = asyncInPlace;
+    options.orderCopies = orderCopies;
+    options.orderKernels = orderKernels;
+    options.costs = overlap::CopyCostOptions{
+        h2dGBps,  d2hGBps, copyLatencyUs, defaultKernelUs,
+        launchUs, eventUs, hostSyncUs,    streamCreateUs};
+    options.costModel = costModel;
+    overlap::scheduleCopies(function, slots, options);
   }
 };
 

@@ -9,22 +9,32 @@
 
 #include "PipelineLoops.h"
 
+#include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/DeviceCosts.h"
 #include "vyre/Analysis/HostBufferAliasing.h"
 #include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
+#include "vyre/Simulation/SimulateFunction.h"
 #include "vyre/Support/PassDiagnostics.h"
+#include "vyre/Transforms/OverlapCopies/ScheduleCopies.h"
 #include "vyre/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Remarks.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
+#include <thread>
 
 #define DEBUG_TYPE "vyre-pipeline-loops"
 
@@ -44,6 +54,26 @@ struct CopyTimeModel {
   double h2dGBps, copyLatencyUs, defaultKernelUs;
 };
 
+/// How deep loops are pipelined.
+struct DepthOptions {
+  /// 0: chosen per loop (by simulation with the cost model, up to
+  /// `maxDepth`; 2 without it); otherwise this depth.
+  unsigned depth;
+  unsigned maxDepth;
+};
+
+/// The ops of a function the pass may schedule and simulate, summed over the
+/// trials of all its loops, when it chooses depths: past it, a loop gets
+/// depth 2 without trials, so that the pass stays linear in the function.
+constexpr uint64_t kTrialOpBudget = 200000;
+
+/// The iterations a loop of unknown trip count runs in the trials.
+constexpr int64_t kTrialTripCount = 16;
+
+/// A deeper pipeline is chosen only where its simulated makespan is shorter
+/// by more than this fraction: an extra buffer for nothing costs memory.
+constexpr double kDepthTieFraction = 0.001;
+
 /// The analyses of a function, rebuilt after each change.
 struct FunctionAnalyses {
   explicit FunctionAnalyses(func::FuncOp function)
@@ -61,10 +91,10 @@ struct FunctionAnalyses {
 /// Pipelines the loops of one function, innermost first.
 class LoopPipeliner {
 public:
-  LoopPipeliner(func::FuncOp function, unsigned pipelineDepth,
+  LoopPipeliner(func::FuncOp function, DepthOptions depths,
                 uint64_t bufferBudget, std::optional<CopyTimeModel> costs)
-      : function(function), pipelineDepth(pipelineDepth),
-        budgetLeft(bufferBudget), costs(costs) {}
+      : function(function), depths(depths), budgetLeft(bufferBudget),
+        costs(costs) {}
 
   /// Returns whether the IR changed.
   bool run() {
@@ -131,19 +161,31 @@ private:
           << "copy into " + slotOf(copy) +
                  " writes the same bytes every iteration: moved out of the "
                  "loop";
-    bool pipelined = pipelineDepth >= 2 && tryPipelining(loop, hoisted);
+    bool pipelined = (depths.depth == 0 || depths.depth >= 2) &&
+                     tryPipelining(loop, before, hoisted);
     if (hoisted.empty() && !pipelined)
       return false;
+    finishRewrite(block, before, last, loopLoc);
+    analyses.reset();
+    return true;
+  }
+
+  /// Erases what the rewrite of a loop at `loopLoc` left dead, and tags the
+  /// ops that replaced it: those after `before` (from the start of `block`
+  /// without it) up to `last`.
+  static void finishRewrite(Block *block, Operation *before,
+                            Block::iterator last, Location loopLoc) {
     Block::iterator first =
         before ? std::next(before->getIterator()) : block->begin();
     eraseDeadOps(first, last);
     first = before ? std::next(before->getIterator()) : block->begin();
     tagOpsInPlaceOfLoop(first, last, loopLoc);
-    analyses.reset();
-    return true;
   }
 
-  bool tryPipelining(scf::ForOp loop, ArrayRef<CopyH2DOp> hoisted) {
+  /// Pipelines `loop`, whose copies `hoisted` were moved out in front of it,
+  /// after `before` (none: the loop's block starts with them).
+  bool tryPipelining(scf::ForOp loop, Operation *before,
+                     ArrayRef<CopyH2DOp> hoisted) {
     LoopPrefetchAnalysis analysis =
         analyzeLoopPrefetch(loop, analyses->slots, analyses->hostAliasing,
                             analyses->positions, analyses->footprints);
@@ -197,7 +239,8 @@ private:
              "its overwritten buffers would rotate for nothing";
       return false;
     }
-    std::optional<unsigned> depth = chooseDepth(loop, analysis);
+    std::optional<unsigned> depth =
+        chooseDepth(loop, analysis, before, hoisted);
     if (!depth)
       return false;
     emitPipelinedLoop(loop, analysis, *depth);
@@ -303,21 +346,31 @@ private:
     analysis.rotated = std::move(rotated);
   }
 
-  /// The deepest pipeline within the budget, or none, with remarks.
+  /// The depth to pipeline `loop` at, or none, with remarks: the one asked
+  /// for, or the fastest on the simulator; either cut to what the budget
+  /// holds.
   std::optional<unsigned> chooseDepth(scf::ForOp loop,
-                                      const LoopPrefetchAnalysis &analysis) {
+                                      const LoopPrefetchAnalysis &analysis,
+                                      Operation *before,
+                                      ArrayRef<CopyH2DOp> hoisted) {
     uint64_t bytesPerBuffer = 0;
     for (const RotatedBuffer &rotated : analysis.rotated)
       bytesPerBuffer += rotated.bytes;
-    unsigned depth = pipelineDepth;
+    bool chosen = depths.depth == 0;
+    unsigned asked = !chosen ? depths.depth : costs ? depths.maxDepth : 2;
+    unsigned depth = asked;
     while (depth >= 2 && (depth - 1) * bytesPerBuffer > budgetLeft)
       --depth;
     LLVM_DEBUG(llvm::dbgs()
                << "[" DEBUG_TYPE "] loop at " << loop.getLoc() << ": "
                << analysis.rotated.size() << " rotated buffer(s), "
                << bytesPerBuffer << " bytes per iteration ahead, " << budgetLeft
-               << " bytes of budget left: depth " << depth << " (asked "
-               << pipelineDepth << ")\n");
+               << " bytes of budget left: up to depth " << depth << " (asked "
+               << asked << (chosen ? ", to choose from" : "") << ")\n");
+    std::string choice;
+    if (chosen && costs && depth >= 2)
+      depth = chooseDepthBySimulation(loop, before, hoisted, depth,
+                                      depth < asked, choice);
     unsigned numFills = 0, numBranchFills = 0, numProduced = 0;
     for (const RotatedBuffer &rotated : analysis.rotated) {
       numFills += bool(rotated.fill);
@@ -341,12 +394,11 @@ private:
                  " bytes left of buffer-budget";
       return std::nullopt;
     }
-    if (depth < pipelineDepth)
+    if (!chosen && depth < asked)
       remark::missed(vyre::getSourceLocation(loop.getLoc()),
                      options("PipelineBudget"))
-          << "pipeline depth cut from " + std::to_string(pipelineDepth) +
-                 " to " + std::to_string(depth) +
-                 " to stay within buffer-budget";
+          << "pipeline depth cut from " + std::to_string(asked) + " to " +
+                 std::to_string(depth) + " to stay within buffer-budget";
     uint64_t extra = (depth - 1) * bytesPerBuffer;
     budgetLeft -= extra;
     std::string overwritten =
@@ -375,13 +427,168 @@ private:
                std::to_string(numFills + numBranchFills) + " copies issued " +
                std::to_string(depth - 1) + " iteration(s) ahead" + produced +
                underBranches + overwritten + inPlace + ", " +
-               std::to_string(extra) + " bytes of extra device memory";
+               std::to_string(extra) + " bytes of extra device memory" + choice;
     return depth;
   }
 
+  /// With the cost model, the depth from 2 to `deepest` (the deepest the
+  /// budget holds; `cut` where it holds less than max-pipeline-depth) whose
+  /// schedule is fastest on the simulator, the shallowest where they tie;
+  /// `choice` says how it was chosen, for the remark. Depth 2 where the
+  /// simulator cannot compare them.
+  unsigned chooseDepthBySimulation(scf::ForOp loop, Operation *before,
+                                   ArrayRef<CopyH2DOp> hoisted,
+                                   unsigned deepest, bool cut,
+                                   std::string &choice) {
+    std::string budget =
+        cut ? " (deeper ones exceed buffer-budget)" : std::string();
+    if (deepest <= 2) {
+      choice = "; depth 2, the deepest within buffer-budget";
+      return 2;
+    }
+    uint64_t numOps = 0;
+    function.walk([&](Operation *) { ++numOps; });
+    uint64_t needed = numOps * (deepest - 1);
+    if (needed > trialOpsLeft) {
+      choice = "; depth 2: simulating depths 2 to " + std::to_string(deepest) +
+               " would schedule the function's " + std::to_string(numOps) +
+               " ops " + std::to_string(deepest - 1) +
+               " times, more than is left of the " +
+               std::to_string(kTrialOpBudget) +
+               " ops the pass simulates per function";
+      return 2;
+    }
+    trialOpsLeft -= needed;
+    SmallVector<SimulatedRun> runs;
+    std::string whyNot;
+    for (unsigned depth = 2; depth <= deepest; ++depth) {
+      FailureOr<SimulatedRun> run =
+          simulateAtDepth(loop, before, hoisted, depth, whyNot);
+      if (failed(run)) {
+        choice = "; depth 2: the simulator cannot time depth " +
+                 std::to_string(depth) + " (" + whyNot + ")";
+        return 2;
+      }
+      // Every depth does the same device work; where the simulations count
+      // different amounts, they guessed trip counts differently (a loop of
+      // unknown trip count runs default-trip-count times, and pipelining
+      // makes one such loop several), and the makespans do not compare.
+      if (!runs.empty() &&
+          std::abs(run->deviceTimeUs - runs.front().deviceTimeUs) >
+              1e-9 * std::max(1.0, runs.front().deviceTimeUs)) {
+        choice = "; depth 2: the simulator cannot compare the depths (it "
+                 "guesses the trip counts of loops whose trip count is not "
+                 "known, differently at each depth)";
+        return 2;
+      }
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] loop at " << loop.getLoc() << ": depth "
+                 << depth << " simulated "
+                 << llvm::format("%.1f", run->makespanUs) << " us\n");
+      runs.push_back(*run);
+    }
+    unsigned best = 0;
+    for (unsigned index = 1; index < runs.size(); ++index)
+      if (runs[index].makespanUs <
+          runs[best].makespanUs * (1 - kDepthTieFraction))
+        best = index;
+    std::string times;
+    llvm::raw_string_ostream os(times);
+    for (auto [index, run] : llvm::enumerate(runs))
+      os << (index ? ", " : "") << llvm::format("%.1f", run.makespanUs)
+         << " us at depth " << index + 2;
+    choice = "; depth " + std::to_string(best + 2) +
+             " is the fastest of depths 2 to " + std::to_string(deepest) +
+             budget + " once scheduled and simulated (" + times + ")";
+    return best + 2;
+  }
+
+  /// What --vyre-simulate gives `function` after `loop` is pipelined at
+  /// `depth` and --overlap-copies (with its defaults, on the figures of the
+  /// cost model) schedules it. Runs on a copy of the function's body, in
+  /// the function (where its kernels and callees resolve), then puts the
+  /// body back as it was: `loop` and the analyses stay valid. Where it
+  /// fails, `whyNot` says why.
+  FailureOr<SimulatedRun> simulateAtDepth(scf::ForOp loop, Operation *before,
+                                          ArrayRef<CopyH2DOp> hoisted,
+                                          unsigned depth, std::string &whyNot) {
+    // What the trial reports is its own: kept from the diagnostics of other
+    // functions, which other threads may be emitting meanwhile.
+    std::thread::id self = std::this_thread::get_id();
+    ScopedDiagnosticHandler quiet(
+        function.getContext(), [&](Diagnostic &diagnostic) {
+          if (std::this_thread::get_id() != self)
+            return failure();
+          if (diagnostic.getSeverity() == DiagnosticSeverity::Error &&
+              whyNot.empty())
+            whyNot = diagnostic.str();
+          return success();
+        });
+    Region &body = function.getBody();
+    Region parked;
+    parked.takeBody(body);
+    IRMapping mapping;
+    parked.cloneInto(&body, mapping);
+    llvm::scope_exit restore([&] { body.takeBody(parked); });
+
+    auto trialLoop = cast<scf::ForOp>(mapping.lookup(loop.getOperation()));
+    Operation *trialBefore = before ? mapping.lookup(before) : nullptr;
+    SmallVector<CopyH2DOp> trialHoisted;
+    for (CopyH2DOp copy : hoisted)
+      trialHoisted.push_back(
+          cast<CopyH2DOp>(mapping.lookup(copy.getOperation())));
+    // A loop of unknown trip count is pipelined into several loops, which
+    // the simulator each runs default-trip-count times: a different amount
+    // of work at each depth. The trial gives it kTrialTripCount iterations.
+    if (!trialLoop.getStaticTripCount()) {
+      std::optional<int64_t> lower =
+          getConstantIntValue(trialLoop.getLowerBound());
+      std::optional<int64_t> step = getConstantIntValue(trialLoop.getStep());
+      if (!lower || !step || *step <= 0) {
+        whyNot = "its trip count is not known, nor its lower bound and step";
+        return failure();
+      }
+      OpBuilder builder(trialLoop);
+      trialLoop.setUpperBound(arith::ConstantIndexOp::create(
+          builder, trialLoop.getLoc(), *lower + *step * kTrialTripCount));
+    }
+    Block *block = trialLoop->getBlock();
+    Block::iterator last = std::next(trialLoop->getIterator());
+    Location loopLoc = trialLoop.getLoc();
+    {
+      FunctionAnalyses trialAnalyses(function);
+      LoopPrefetchAnalysis analysis = analyzeLoopPrefetch(
+          trialLoop, trialAnalyses.slots, trialAnalyses.hostAliasing,
+          trialAnalyses.positions, trialAnalyses.footprints);
+      keepHiddenFillsInPlace(trialLoop, analysis, trialHoisted);
+      emitPipelinedLoop(trialLoop, analysis, depth);
+    }
+    finishRewrite(block, trialBefore, last, loopLoc);
+    if (failed(diagnoseVyreOpsInDeviceCode(function)) ||
+        failed(diagnoseHostAccessToDeviceMemory(function)))
+      return failure();
+    overlap::ScheduleOptions schedule;
+    schedule.costs.h2dGBps = costs->h2dGBps;
+    schedule.costs.copyLatencyUs = costs->copyLatencyUs;
+    schedule.costs.defaultKernelUs = costs->defaultKernelUs;
+    schedule.emitRemarks = false;
+    {
+      SlotAccessAnalysis slots(function);
+      overlap::scheduleCopies(function, slots, schedule);
+    }
+    EngineModel model;
+    model.h2dGBps = costs->h2dGBps;
+    model.copyLatencyUs = costs->copyLatencyUs;
+    model.defaultKernelUs = costs->defaultKernelUs;
+    SlotAccessAnalysis slots(function);
+    return simulateFunction(function, slots, model);
+  }
+
   func::FuncOp function;
-  unsigned pipelineDepth;
+  DepthOptions depths;
   uint64_t budgetLeft;
+  /// What is left of kTrialOpBudget.
+  uint64_t trialOpsLeft = kTrialOpBudget;
   /// The cost model's figures; none with cost-model=false.
   std::optional<CopyTimeModel> costs;
   std::unique_ptr<FunctionAnalyses> analyses;
@@ -394,9 +601,9 @@ struct PipelineLoopsPass
   void runOnOperation() override {
     func::FuncOp function = getOperation();
     Location loc = function.getLoc();
-    if (failed(checkCountOption(loc, getArgument(), "pipeline-depth",
-                                pipelineDepth, 1,
-                                "a loop needs at least one buffer per copy")) ||
+    if (failed(checkCountOption(loc, getArgument(), "max-pipeline-depth",
+                                maxPipelineDepth, 2,
+                                "the depths chosen from start at 2")) ||
         failed(checkNumberOptions(loc, getArgument(),
                                   {{"copy-latency-us", copyLatencyUs},
                                    {"default-kernel-us", defaultKernelUs}},
@@ -405,7 +612,8 @@ struct PipelineLoopsPass
     std::optional<CopyTimeModel> costs;
     if (costModel)
       costs = CopyTimeModel{h2dGBps, copyLatencyUs, defaultKernelUs};
-    if (!LoopPipeliner(function, pipelineDepth, bufferBudget, costs).run())
+    DepthOptions depths{pipelineDepth, maxPipelineDepth};
+    if (!LoopPipeliner(function, depths, bufferBudget, costs).run())
       markAllAnalysesPreserved();
   }
 };

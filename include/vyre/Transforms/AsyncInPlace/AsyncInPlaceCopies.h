@@ -33,6 +33,8 @@ struct AsyncInPlaceOptions {
   /// function's, as --gpu-async-region makes it wait. For comparing with
   /// upstream in the simulator.
   bool waitBeforeAnyEffect = false;
+  /// Whether each copy gets its `CopyAsyncInPlace` remark.
+  bool emitRemarks = true;
 };
 
 /// What `makeInPlaceCopiesAsync` did.

@@ -253,6 +253,8 @@ struct PlanOptions {
   /// run beside reads it: the waits are planned as if they did, and
   /// async-in-place orders what relied on that.
   bool inPlaceCopiesBlockHost = true;
+  /// Whether the cost model gives each copy it leaves in place a remark.
+  bool emitRemarks = true;
 };
 
 /// Plans the copies of `function`. The IR is not changed.
