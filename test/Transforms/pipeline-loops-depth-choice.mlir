@@ -31,10 +31,15 @@
 // --overlap-copies does, times it on the simulator, and keeps the fastest.
 // Copies here are 4 KiB at 0.042 GB/s: about 100 us each.
 
+// (The last function takes a memref of dynamic shape, which the digest does
+// not run.)
 // VALUES: remark: digest [[A:0x[0-9a-f]+]]
 // VALUES: remark: digest [[B:0x[0-9a-f]+]]
+// VALUES: remark: digest [[C:0x[0-9a-f]+]]
+// VALUES: remark: no digest
 // VALUES: remark: digest [[A]]
 // VALUES: remark: digest [[B]]
+// VALUES: remark: digest [[C]]
 
 // Iterations alternate between a 190 us kernel and a 10 us one, each after a
 // 100 us copy: at depth 2 the copy after a short kernel cannot hide, a deeper
@@ -139,6 +144,94 @@ module {
     vyre.copy_d2h %acc to %out : memref<64xf32> to memref<64xf32>
     vyre.dealloc %x : memref<1024xf32>
     vyre.dealloc %acc : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// Where the simulator cannot time the trials, depth 2, and the remark says
+// why: a loop from a lower bound not known at compile time (its trip count
+// cannot be set for the trial).
+// CHOSEN: Function=from_offset | Remark="loop pipelined at depth 2: 1 copies issued 1 iteration(s) ahead, 4096 bytes of extra device memory; depth 2: the simulator cannot time depth 2 (its trip count is not known, nor its lower bound and step)"
+module {
+  gpu.module @k {
+    gpu.func @step(%x: memref<1024xf32>, %acc: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<1024xf32>
+      %a = memref.load %acc[%c0] : memref<64xf32>
+      %s = arith.addf %a, %v : f32
+      memref.store %s, %acc[%c0] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @from_offset(%frames: memref<16x1024xf32> {vyre.pinned, llvm.noalias},
+                         %out: memref<64xf32> {vyre.pinned, llvm.noalias},
+                         %lo: index, %hi: index) {
+    %c1 = arith.constant 1 : index
+    %x = vyre.alloc : memref<1024xf32>
+    %acc = vyre.alloc : memref<64xf32>
+    vyre.copy_h2d %out to %acc : memref<64xf32> to memref<64xf32>
+    scf.for %i = %lo to %hi step %c1 {
+      %row = memref.subview %frames[%i, 0] [1, 1024] [1, 1] : memref<16x1024xf32> to memref<1024xf32, strided<[1], offset: ?>>
+      vyre.copy_h2d %row to %x : memref<1024xf32, strided<[1], offset: ?>> to memref<1024xf32>
+      vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+          args(%x, %acc : memref<1024xf32>, memref<64xf32>) access [read, readwrite] {vyre.cost_us = 95.0}
+    }
+    vyre.copy_d2h %acc to %out : memref<64xf32> to memref<64xf32>
+    vyre.dealloc %x : memref<1024xf32>
+    vyre.dealloc %acc : memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// A buffer of dynamic size elsewhere in the function: the simulator cannot
+// time its copy, and the depth is 2.
+// CHOSEN: Function=dynamic_elsewhere | Remark="loop pipelined at depth 2: 1 copies issued 1 iteration(s) ahead, 4096 bytes of extra device memory; depth 2: the simulator cannot time depth 2 ({{.*}})"
+module {
+  gpu.module @k {
+    gpu.func @step(%x: memref<1024xf32>, %acc: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<1024xf32>
+      %a = memref.load %acc[%c0] : memref<64xf32>
+      %s = arith.addf %a, %v : f32
+      memref.store %s, %acc[%c0] : memref<64xf32>
+      gpu.return
+    }
+    gpu.func @scale(%d: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %d[%c0] : memref<?xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %d[%c0] : memref<?xf32>
+      gpu.return
+    }
+  }
+  func.func @dynamic_elsewhere(%frames: memref<16x1024xf32> {vyre.pinned, llvm.noalias},
+                               %out: memref<64xf32> {vyre.pinned, llvm.noalias},
+                               %dyn: memref<?xf32> {vyre.pinned, llvm.noalias},
+                               %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %d = vyre.alloc(%n) : memref<?xf32>
+    vyre.copy_h2d %dyn to %d : memref<?xf32> to memref<?xf32>
+    vyre.dispatch @k::@scale blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%d : memref<?xf32>) access [readwrite] {vyre.cost_us = 5.0}
+    vyre.copy_d2h %d to %dyn : memref<?xf32> to memref<?xf32>
+    %x = vyre.alloc : memref<1024xf32>
+    %acc = vyre.alloc : memref<64xf32>
+    vyre.copy_h2d %out to %acc : memref<64xf32> to memref<64xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      %row = memref.subview %frames[%i, 0] [1, 1024] [1, 1] : memref<16x1024xf32> to memref<1024xf32, strided<[1], offset: ?>>
+      vyre.copy_h2d %row to %x : memref<1024xf32, strided<[1], offset: ?>> to memref<1024xf32>
+      vyre.dispatch @k::@step blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+          args(%x, %acc : memref<1024xf32>, memref<64xf32>) access [read, readwrite] {vyre.cost_us = 95.0}
+    }
+    vyre.copy_d2h %acc to %out : memref<64xf32> to memref<64xf32>
+    vyre.dealloc %x : memref<1024xf32>
+    vyre.dealloc %acc : memref<64xf32>
+    vyre.dealloc %d : memref<?xf32>
     return
   }
 }

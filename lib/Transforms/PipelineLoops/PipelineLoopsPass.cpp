@@ -227,12 +227,7 @@ private:
     // Buffers that rotate without a copy issued early or late, or freed from
     // the kernels of the iteration before, gain nothing, and cost an
     // allocation each.
-    bool movesACopy =
-        !analysis.deferred.empty() ||
-        llvm::any_of(analysis.rotated, [](const RotatedBuffer &buffer) {
-          return buffer.isFilledEarly() || buffer.inPlaceCopy;
-        });
-    if (!movesACopy) {
+    if (!movesACopy(analysis)) {
       remark::missed(vyre::getSourceLocation(loop.getLoc()),
                      options("LoopNotPipelined"))
           << "loop not pipelined: no copy can be issued early or late, so "
@@ -245,6 +240,16 @@ private:
       return false;
     emitPipelinedLoop(loop, analysis, *depth);
     return true;
+  }
+
+  /// Whether pipelining as `analysis` says moves a copy: buffers that rotate
+  /// without a copy issued early or late, or freed from the kernels of the
+  /// iteration before, gain nothing.
+  static bool movesACopy(const LoopPrefetchAnalysis &analysis) {
+    return !analysis.deferred.empty() ||
+           llvm::any_of(analysis.rotated, [](const RotatedBuffer &buffer) {
+             return buffer.isFilledEarly() || buffer.inPlaceCopy;
+           });
   }
 
   /// The time a copy of `bytes` takes on the model of the cost options.
@@ -561,6 +566,13 @@ private:
           trialLoop, trialAnalyses.slots, trialAnalyses.hostAliasing,
           trialAnalyses.positions, trialAnalyses.footprints);
       keepHiddenFillsInPlace(trialLoop, analysis, trialHoisted);
+      // The copy may differ from the loop where its trip count was set.
+      if (!analysis.loopReason.empty() || analysis.rotated.empty() ||
+          !movesACopy(analysis)) {
+        whyNot = "the loop given " + std::to_string(kTrialTripCount) +
+                 " iterations is not pipelined alike";
+        return failure();
+      }
       emitPipelinedLoop(trialLoop, analysis, depth);
     }
     finishRewrite(block, trialBefore, last, loopLoc);
