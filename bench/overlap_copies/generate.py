@@ -26,7 +26,10 @@ op count, in either dialect):
                    of another;
   branchy-loop     one loop whose body holds a branch per buffer, each a copy
                    in and a kernel (--vyre-pipeline-loops issues every copy
-                   ahead under its condition).
+                   ahead under its condition);
+  many-loops       small loops one after another, each a copy in and a
+                   kernel on a buffer of its own (--vyre-pipeline-loops
+                   rewrites every one).
 
 Usage: generate.py N [--gpu] [--shape NAME] > out.mlir
 """
@@ -229,11 +232,36 @@ def shape_branchy_loop(out, target, gpu):
     g.w("    }\n    return\n  }\n")
 
 
+def shape_many_loops(out, target, gpu):
+    # Loops of 4 trips one after another, each copying the rows of a host
+    # array into a buffer of its own and launching a kernel on it:
+    # --vyre-pipeline-loops rewrites each, and must not analyse the whole
+    # function again after each.
+    g = Writer(out, gpu)
+    count = max(1, (target - 7) // 6)
+    rows = "memref<4x1024xf32>"
+    row = "memref<1024xf32, strided<[1], offset: ?>>"
+    g.w(f"  func.func @loops(%rows: {rows} {{vyre.pinned, llvm.noalias}}) {{\n")
+    g.constants("    ")
+    g.alloc("y", "    ")
+    for b in range(count):
+        g.alloc(f"d{b}", "    ")
+        g.w(f"    scf.for %i{b} = %c0 to %c4 step %c1 {{\n")
+        g.w(f"      %row{b} = memref.subview %rows[%i{b}, 0] [1, 1024] [1, 1] : "
+            f"{rows} to {row}\n")
+        g.ops += 3
+        g.h2d(f"row{b}", f"d{b}", "      ", row)
+        g.kernel(b % KERNELS, [f"d{b}", f"d{b}", "y"], "      ")
+        g.w("    }\n")
+    g.w("    return\n  }\n")
+
+
 SHAPES = {
     "branchy-loop": shape_branchy_loop,
     "copies-first": shape_copies_first,
     "one-buffer": shape_one_buffer,
     "many-functions": shape_many_functions,
+    "many-loops": shape_many_loops,
     "deep-nesting": shape_deep_nesting,
     "host-slices": shape_host_slices,
 }

@@ -89,8 +89,8 @@ static OpFootprint computeLaunchFootprint(Operation *launch,
     return footprint;
   }
   for (unsigned slot : summary.getWrites())
-    if (isa<BlockArgument>(slots.getSlots()[slot]))
-      footprint.device.hostWrites.insert(slots.getSlots()[slot]);
+    if (Value root = slots.getSlots()[slot]; root && isa<BlockArgument>(root))
+      footprint.device.hostWrites.insert(root);
   return footprint;
 }
 

@@ -27,35 +27,68 @@ SlotAccessAnalysis::SlotAccessAnalysis(Operation *op) { analyze(op); }
 void SlotAccessAnalysis::analyze(Operation *op) {
   collectSlots(op);
   computeAliasing(op);
-  op->walk([&](StreamOpInterface launch) {
-    if (!launch.getLaunchedKernel())
-      return;
-    summaryIndex.try_emplace(launch, summaries.size());
-    summaries.push_back(summarize(launch));
-  });
+  op->walk([&](StreamOpInterface launch) { addSummary(launch); });
+}
+
+void SlotAccessAnalysis::addSummary(StreamOpInterface launch) {
+  if (!launch.getLaunchedKernel())
+    return;
+  AccessSummary summary = summarize(launch);
+  auto [it, isNew] = summaryIndex.try_emplace(launch, summaries.size());
+  if (isNew)
+    summaries.push_back(std::move(summary));
+  else
+    summaries[it->second] = std::move(summary);
+}
+
+void SlotAccessAnalysis::addSlot(Value root) {
+  slotNumbers[root] = slots.size();
+  slots.push_back(root);
+}
+
+/// The device buffer `op` allocates, a slot root; null if none: a
+/// `vyre.alloc`, or device memory allocated with a token, left as written in
+/// a function that also holds vyre ops, and host_shared (managed) memory,
+/// which kernels and the host both touch: the host's accesses to it are to
+/// the slot too.
+static Value getAllocatedSlotRoot(Operation *op) {
+  if (auto alloc = dyn_cast<AllocOp>(op))
+    return alloc.getMemref();
+  if (auto alloc = dyn_cast<gpu::AllocOp>(op);
+      alloc && !alloc->getParentOfType<gpu::GPUModuleOp>())
+    return alloc.getMemref();
+  return nullptr;
 }
 
 void SlotAccessAnalysis::collectSlots(Operation *op) {
-  auto addSlot = [&](Value root) {
-    slotNumbers.try_emplace(root, slots.size());
-    slots.push_back(root);
-  };
   if (auto function = dyn_cast<FunctionOpInterface>(op);
       function && !function.isExternal())
     for (BlockArgument argument : function.getArguments())
       if (isa<BaseMemRefType>(argument.getType()))
         addSlot(argument);
   op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
-    if (auto alloc = dyn_cast<AllocOp>(nested))
-      addSlot(alloc.getMemref());
-    // Device memory allocated with a token, left as written in a function
-    // that also holds vyre ops, and host_shared (managed) memory, which
-    // kernels and the host both touch: the host's accesses to it are to the
-    // slot too.
-    else if (auto alloc = dyn_cast<gpu::AllocOp>(nested);
-             alloc && !alloc->getParentOfType<gpu::GPUModuleOp>())
-      addSlot(alloc.getMemref());
+    if (Value root = getAllocatedSlotRoot(nested))
+      addSlot(root);
   });
+}
+
+void SlotAccessAnalysis::update(ArrayRef<Value> erasedRoots,
+                                ArrayRef<Operation *> added) {
+  // The roots only name map entries: their ops are gone.
+  for (Value root : erasedRoots) {
+    auto it = slotNumbers.find(root);
+    if (it == slotNumbers.end())
+      continue;
+    slots[it->second] = nullptr;
+    slotNumbers.erase(it);
+  }
+  // The slots first, so that the summaries name the new ones.
+  for (Operation *op : added)
+    if (Value root = getAllocatedSlotRoot(op); root && !getSlotNumber(root))
+      addSlot(root);
+  for (Operation *op : added)
+    if (auto launch = dyn_cast<StreamOpInterface>(op))
+      addSummary(launch);
 }
 
 bool SlotAccessAnalysis::isNoAliasArgument(Value value) {
@@ -117,7 +150,8 @@ SmallVector<unsigned> SlotAccessAnalysis::getSlotsOf(Value memref,
     *isExact = slot.has_value();
   if (!slot) {
     for (unsigned each = 0, e = slots.size(); each < e; ++each)
-      result.push_back(each);
+      if (slots[each])
+        result.push_back(each);
     return result;
   }
   auto it = aliasing.find(*slot);

@@ -113,7 +113,18 @@ struct LoopRun {
   /// Whether an scf.if in it took a branch computed from the iteration: its
   /// iterations need not repeat, so the run is not extrapolated.
   bool branchesOnIterations = false;
+  /// Whether its choices stopped being logged, as the logs of all the loops
+  /// being run outgrew kMaxLoggedChoiceOperands: the run is then not
+  /// extrapolated either.
+  bool choicesDropped = false;
 };
+
+/// The most times the choice logs of all the loops being run may hold
+/// together. An outer loop's iteration holds its inner loops' runs, so in a
+/// deep nest of short loops each log outgrows the one inside it: past this,
+/// the outermost loops stop logging (and are run iteration by iteration),
+/// which keeps the memory and the time per op bounded however deep the nest.
+static constexpr size_t kMaxLoggedChoiceOperands = size_t(1) << 22;
 
 class Simulator {
 public:
@@ -129,6 +140,9 @@ public:
   }
 
   /// Runs the function; null on failure (diagnosed at the op).
+  /// The ops run so far, loop iterations included.
+  uint64_t getOpsRun() const { return opsRun; }
+
   FailureOr<SimulatedRun> simulate() {
     if (failed(runRegion(function.getBody())))
       return failure();
@@ -548,7 +562,22 @@ private:
     return choose(done);
   }
 
+  /// The time of `copy`, computed on its first run: a copy in a loop runs
+  /// many times, and finding its data layout costs the depth of its nest.
   FailureOr<double> copyTime(Operation *copy, Value deviceEnd, bool toDevice) {
+    auto known = copyMicros.find(copy);
+    if (known == copyMicros.end()) {
+      FailureOr<double> micros = computeCopyTime(copy, deviceEnd, toDevice);
+      if (failed(micros))
+        return failure();
+      known = copyMicros.try_emplace(copy, *micros).first;
+    }
+    (toDevice ? sumH2D : sumD2H) += known->second;
+    return known->second;
+  }
+
+  FailureOr<double> computeCopyTime(Operation *copy, Value deviceEnd,
+                                    bool toDevice) {
     auto type = cast<MemRefType>(deviceEnd.getType());
     if (!type.hasStaticShape())
       return copy->emitOpError("copies a buffer of dynamic size "
@@ -567,9 +596,7 @@ private:
              << type << ", more than 2^64 - 1 bytes";
     double bytes = double(*size);
     double gbps = toDevice ? model.h2dGBps : model.d2hGBps;
-    double micros = model.copyLatencyUs + bytes / (gbps * 1e3);
-    (toDevice ? sumH2D : sumD2H) += micros;
-    return micros;
+    return model.copyLatencyUs + bytes / (gbps * 1e3);
   }
 
   /// Starts `op` on `stream` and an engine of `kind` once it is issued, its
@@ -775,8 +802,27 @@ private:
   /// in (SteadyState.h).
   void recordChoice(ArrayRef<double> operands, unsigned winner,
                     bool isMinimum) {
-    for (LoopRun *run : loopRuns)
+    // Innermost first: the loops whose logs were dropped are the outermost.
+    for (LoopRun *run : llvm::reverse(loopRuns)) {
+      if (run->choicesDropped)
+        break;
       run->choices.record(operands, winner, isMinimum);
+      loggedChoiceOperands += operands.size();
+    }
+    for (LoopRun *run : loopRuns) {
+      if (loggedChoiceOperands <= kMaxLoggedChoiceOperands)
+        break;
+      if (run->choicesDropped)
+        continue;
+      clearChoices(*run);
+      run->choicesDropped = true;
+    }
+  }
+
+  /// Empties `run`'s choice log.
+  void clearChoices(LoopRun &run) {
+    loggedChoiceOperands -= run.choices.getNumOperands();
+    run.choices.clear();
   }
 
   /// The latest of `times` (0 if none), recorded as a choice.
@@ -818,26 +864,28 @@ private:
       else
         inductionValues.erase(loop.getInductionVar());
       if (model.steadyState && i == model.maxTrips &&
-          !run.branchesOnIterations) {
+          !run.branchesOnIterations && !run.choicesDropped) {
         result = emitErrorAt(loop) << "runs "
                  << trips << " iterations, and its first " << model.maxTrips
                  << " (max-trips) reach no steady state in --vyre-simulate; "
                     "raise max-trips to simulate it";
         break;
       }
-      run.choices.clear();
+      clearChoices(run);
       size_t iterationBegin = fillAndDrain.recordedOps();
       if (failed(runRegion(loop.getRegion()))) {
         result = failure();
         break;
       }
       waitAroundRegion(loop);
-      if (!model.steadyState || i + 1 == trips || run.branchesOnIterations)
+      if (!model.steadyState || i + 1 == trips || run.branchesOnIterations ||
+          run.choicesDropped)
         continue;
       if (run.writes.size() != written) {
         detector.reset();
         written = run.writes.size();
       }
+      loggedChoiceOperands -= run.choices.getNumOperands();
       if (std::optional<simulation::LoopPeriod> period = detector.add(
               snapshot(run.writes), std::move(run.choices))) {
         result = extrapolate(loop, run.writes, *period, trips - i - 1);
@@ -845,6 +893,7 @@ private:
         break;
       }
     }
+    clearChoices(run);
     loopRuns.pop_back();
     inductionValues.erase(loop.getInductionVar());
     if (LoopWrites *outer = currentWrites())
@@ -953,6 +1002,10 @@ private:
   /// What each loop being run wrote, innermost last, and the iterations
   /// added from steady states.
   SmallVector<LoopRun *> loopRuns;
+  /// Each copy's time, once computed (copyTime).
+  DenseMap<Operation *, double> copyMicros;
+  /// The times the choice logs of `loopRuns` hold together.
+  size_t loggedChoiceOperands = 0;
   /// The value of the induction variable of each loop being run, in its
   /// current iteration.
   DenseMap<Value, int64_t> inductionValues;
@@ -1076,6 +1129,11 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
 
 FailureOr<SimulatedRun> vyre::simulateFunction(func::FuncOp function,
                                                SlotAccessAnalysis &slots,
-                                               const EngineModel &model) {
-  return Simulator(function, slots, model).simulate();
+                                               const EngineModel &model,
+                                               uint64_t *opsRun) {
+  Simulator simulator(function, slots, model);
+  FailureOr<SimulatedRun> run = simulator.simulate();
+  if (opsRun)
+    *opsRun = simulator.getOpsRun();
+  return run;
 }

@@ -33,6 +33,8 @@ struct LoopSnapshot {
 class ChoiceLog {
 public:
   void clear();
+  /// The times the log holds, over all its choices.
+  size_t getNumOperands() const { return operands.size(); }
   /// A maximum over `operands` (a minimum, if `isMinimum`) won by
   /// `operands[winner]`.
   void record(llvm::ArrayRef<double> operands, unsigned winner,

@@ -82,6 +82,12 @@ public:
 
   /// The footprint of `op`, as `computeOpFootprint` computes it.
   OpFootprint get(Operation *op);
+  /// Forgets the footprints of `ops`: ops a rewrite changed, holds changed
+  /// ops, or erased (a new op may take an erased one's address).
+  void forget(ArrayRef<Operation *> ops) {
+    for (Operation *op : ops)
+      withRegions.erase(op);
+  }
   /// Footprints computed and merged so far, for tests of how the work grows
   /// with the program.
   uint64_t getSteps() const { return steps; }

@@ -42,6 +42,9 @@ namespace mlir::vyre {
 ///
 /// Summaries are exact where the IR says enough and conservative where it
 /// does not: a buffer whose root is not a slot may be any slot.
+///
+/// A pass that rewrites part of the function keeps the analysis up to date
+/// with `update`, at the cost of the part rewritten, not of the function.
 class SlotAccessAnalysis {
 public:
   /// Analyses `op`, normally a `func.func`; every kernel launch nested in it
@@ -51,7 +54,8 @@ public:
   /// where a module pass left it cached (function passes in parallel).
   SlotAccessAnalysis(Operation *op, AnalysisManager &analyses);
 
-  /// The slot roots, indexed by slot number.
+  /// The slot roots, indexed by slot number; null for a slot whose root an
+  /// `update` erased.
   ArrayRef<Value> getSlots() const { return slots; }
   unsigned getNumSlots() const { return slots.size(); }
 
@@ -77,6 +81,15 @@ public:
   /// unknown for any other op.
   const AccessSummary &getSummary(Operation *launch) const;
 
+  /// Brings the analysis up to date after a rewrite of part of the analysed
+  /// op. `erasedRoots` are the slot roots it erased: their numbers are not
+  /// reused, and they no longer count among every slot. `added` are the ops
+  /// it made or moved, each nested one listed too: those of its allocations
+  /// that are not slots become slots, numbered after the others (a new
+  /// allocation aliases no other slot), and its launches are summarized
+  /// again.
+  void update(ArrayRef<Value> erasedRoots, ArrayRef<Operation *> added);
+
   /// The kernels launched in the analysed op that have a body but no
   /// `vyre.access` summary, in the order first launched.
   ArrayRef<SymbolRefAttr> getUnsummarizedKernels() const {
@@ -93,6 +106,8 @@ private:
 
   void analyze(Operation *op);
   void collectSlots(Operation *op);
+  void addSlot(Value root);
+  void addSummary(StreamOpInterface launch);
   void computeAliasing(Operation *op);
   const KernelInfo &lookupKernel(StreamOpInterface launch);
   AccessSummary summarize(StreamOpInterface launch);

@@ -56,10 +56,13 @@ struct SimulatedRun {
 
 /// Runs `function`'s schedule on `model`. What the simulator cannot run (a
 /// copy of a dynamically sized buffer, a function of several blocks, ...)
-/// is an error diagnostic at the op, and failure.
+/// is an error diagnostic at the op, and failure. `opsRun`, if given, is set
+/// to the ops it ran, loop iterations included (past `model.maxOps` where it
+/// stopped there), whether it succeeds or not.
 FailureOr<SimulatedRun> simulateFunction(func::FuncOp function,
                                          SlotAccessAnalysis &slots,
-                                         const EngineModel &model);
+                                         const EngineModel &model,
+                                         uint64_t *opsRun = nullptr);
 
 } // namespace mlir::vyre
 

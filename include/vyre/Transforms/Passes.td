@@ -243,7 +243,9 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     runs `default-trip-count` times, differently split at each depth), and
     where the trials would schedule more than 200,000 ops for the function
     (each trial schedules the whole function: the limit keeps the pass
-    linear).
+    linear) or simulate more than 1,000,000, loop iterations included (a
+    loop the simulator cannot extrapolate, around the loop tried, multiplies
+    its trip counts).
     Without the cost model the depth is 2; `pipeline-depth=N` fixes it.
 
     With `--remarks-filter=pipeline-loops`, a pipelined loop gets a `passed`

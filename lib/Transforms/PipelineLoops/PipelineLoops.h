@@ -107,19 +107,39 @@ struct LoopPrefetchAnalysis {
 /// exactly when its number lies in the other's range, so that telling
 /// whether a use is in a loop, or before an op of its body, costs O(1), not
 /// the depth of the nest. The users of a value are kept sorted by number,
-/// computed on first ask. Valid while the IR does not change.
+/// computed on first ask. Numbers leave gaps, so that the ops a rewrite puts
+/// in place of others are numbered without renumbering the function
+/// (`renumber`).
 class OpPositions {
 public:
+  using Position = uint64_t;
+
   explicit OpPositions(Operation *root);
 
   /// The op's number, and the last number inside it.
-  unsigned enter(Operation *op) const { return ranges.lookup(op).first; }
-  unsigned exit(Operation *op) const { return ranges.lookup(op).second; }
+  Position enter(Operation *op) const { return ranges.lookup(op).first; }
+  Position exit(Operation *op) const { return ranges.lookup(op).second; }
   /// The users of `value`, by number.
   ArrayRef<Operation *> getSortedUsers(Value value);
 
+  /// Numbers the ops from `first` up to `last` in their block, and all
+  /// nested in them, after a rewrite put them there: in the gap their
+  /// neighbours leave, or, where it is too small, by numbering the whole
+  /// root again. Forgets `erased`, ops the rewrite erased, whose addresses
+  /// new ops may take. The ops around keep their numbers, and the ops that
+  /// hold the block widen their ranges to hold the new ones.
+  void renumber(Block *block, Block::iterator first, Block::iterator last,
+                ArrayRef<Operation *> erased = {});
+
 private:
-  DenseMap<Operation *, std::pair<unsigned, unsigned>> ranges;
+  /// Numbers the whole root, an op's gap after it.
+  void numberAll();
+  /// The last number before `first` in `block`, and the first after `last`.
+  Position numberBefore(Block *block, Block::iterator first) const;
+  Position numberAfter(Block *block, Block::iterator last) const;
+
+  Operation *root;
+  DenseMap<Operation *, std::pair<Position, Position>> ranges;
   DenseMap<Value, SmallVector<Operation *>> sortedUsers;
 };
 

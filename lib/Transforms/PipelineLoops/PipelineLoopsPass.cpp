@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PipelineLoops.h"
+#include "FunctionAnalyses.h"
 
 #include "vyre/Analysis/DeviceCode.h"
 #include "vyre/Analysis/DeviceCosts.h"
@@ -67,26 +67,17 @@ struct DepthOptions {
 /// depth 2 without trials, so that the pass stays linear in the function.
 constexpr uint64_t kTrialOpBudget = 200000;
 
+/// The ops the simulator may run in the trials of a function's loops, loop
+/// iterations included, summed over them: a nest of short loops multiplies
+/// its trip counts, which the op limit above does not see.
+constexpr uint64_t kTrialSimulatedOpBudget = 1000000;
+
 /// The iterations a loop of unknown trip count runs in the trials.
 constexpr int64_t kTrialTripCount = 16;
 
 /// A deeper pipeline is chosen only where its simulated makespan is shorter
 /// by more than this fraction: an extra buffer for nothing costs memory.
 constexpr double kDepthTieFraction = 0.001;
-
-/// The analyses of a function, rebuilt after each change.
-struct FunctionAnalyses {
-  explicit FunctionAnalyses(func::FuncOp function)
-      : slots(function), hostAliasing(function), positions(function),
-        footprints(slots) {}
-  SlotAccessAnalysis slots;
-  HostBufferAliasing hostAliasing;
-  OpPositions positions;
-  /// Valid until the function changes, when all of them are rebuilt: a
-  /// loop's footprint is merged once from its body's, not walked again for
-  /// each loop around it.
-  OpFootprintCache footprints;
-};
 
 /// Pipelines the loops of one function, innermost first.
 class LoopPipeliner {
@@ -143,18 +134,20 @@ private:
     }
     if (!analyses)
       analyses = std::make_unique<FunctionAnalyses>(function);
+    LoopRewriteScope scope(loop);
     Block *block = loop->getBlock();
     Operation *before =
         loop->getIterator() == block->begin() ? nullptr : loop->getPrevNode();
     Block::iterator last = std::next(loop->getIterator());
     Location loopLoc = loop.getLoc();
 
-    SmallVector<CopyH2DOp> hoisted =
-        hoistInvariantCopies(loop, analyses->slots, analyses->hostAliasing,
-                             analyses->footprints);
+    SmallVector<CopyH2DOp> hoisted = hoistInvariantCopies(
+        loop, analyses->slots, *analyses->hostAliasing, analyses->footprints);
     // The copies moved out of the loop are no longer where they were.
     if (!hoisted.empty())
-      analyses->positions = OpPositions(function);
+      analyses->positions.renumber(
+          block, before ? std::next(before->getIterator()) : block->begin(),
+          loop->getIterator());
     for (CopyH2DOp copy : hoisted)
       remark::passed(vyre::getSourceLocation(copy.getLoc()),
                      options("InvariantCopyHoisted"))
@@ -166,7 +159,7 @@ private:
     if (hoisted.empty() && !pipelined)
       return false;
     finishRewrite(block, before, last, loopLoc);
-    analyses.reset();
+    analyses->update(scope);
     return true;
   }
 
@@ -187,7 +180,7 @@ private:
   bool tryPipelining(scf::ForOp loop, Operation *before,
                      ArrayRef<CopyH2DOp> hoisted) {
     LoopPrefetchAnalysis analysis =
-        analyzeLoopPrefetch(loop, analyses->slots, analyses->hostAliasing,
+        analyzeLoopPrefetch(loop, analyses->slots, *analyses->hostAliasing,
                             analyses->positions, analyses->footprints);
     // Copies in the body or its branches (not those of inner loops, or of
     // what pipelining them made, which have remarks of their own).
@@ -451,8 +444,7 @@ private:
       choice = "; depth 2, the deepest within buffer-budget";
       return 2;
     }
-    uint64_t numOps = 0;
-    function.walk([&](Operation *) { ++numOps; });
+    uint64_t numOps = analyses->numOps;
     uint64_t needed = numOps * (deepest - 1);
     if (needed > trialOpsLeft) {
       choice = "; depth 2: simulating depths 2 to " + std::to_string(deepest) +
@@ -461,6 +453,13 @@ private:
                " times, more than is left of the " +
                std::to_string(kTrialOpBudget) +
                " ops the pass simulates per function";
+      return 2;
+    }
+    if (simulatedOpsLeft == 0) {
+      choice = "; depth 2: the trials of earlier loops ran all " +
+               std::to_string(kTrialSimulatedOpBudget) +
+               " ops the trials may simulate per function, loop iterations "
+               "included";
       return 2;
     }
     trialOpsLeft -= needed;
@@ -563,7 +562,7 @@ private:
     {
       FunctionAnalyses trialAnalyses(function);
       LoopPrefetchAnalysis analysis = analyzeLoopPrefetch(
-          trialLoop, trialAnalyses.slots, trialAnalyses.hostAliasing,
+          trialLoop, trialAnalyses.slots, *trialAnalyses.hostAliasing,
           trialAnalyses.positions, trialAnalyses.footprints);
       keepHiddenFillsInPlace(trialLoop, analysis, trialHoisted);
       // The copy may differ from the loop where its trip count was set.
@@ -592,15 +591,26 @@ private:
     model.h2dGBps = costs->h2dGBps;
     model.copyLatencyUs = costs->copyLatencyUs;
     model.defaultKernelUs = costs->defaultKernelUs;
+    model.maxOps = simulatedOpsLeft;
     SlotAccessAnalysis slots(function);
-    return simulateFunction(function, slots, model);
+    uint64_t opsRun = 0;
+    FailureOr<SimulatedRun> run =
+        simulateFunction(function, slots, model, &opsRun);
+    simulatedOpsLeft -= std::min(opsRun, simulatedOpsLeft);
+    if (opsRun > model.maxOps)
+      whyNot = "it runs more than the " + std::to_string(model.maxOps) +
+               " ops left of the " + std::to_string(kTrialSimulatedOpBudget) +
+               " the trials may simulate per function, loop iterations "
+               "included";
+    return run;
   }
 
   func::FuncOp function;
   DepthOptions depths;
   uint64_t budgetLeft;
-  /// What is left of kTrialOpBudget.
+  /// What is left of kTrialOpBudget and of kTrialSimulatedOpBudget.
   uint64_t trialOpsLeft = kTrialOpBudget;
+  uint64_t simulatedOpsLeft = kTrialSimulatedOpBudget;
   /// The cost model's figures; none with cost-model=false.
   std::optional<CopyTimeModel> costs;
   std::unique_ptr<FunctionAnalyses> analyses;

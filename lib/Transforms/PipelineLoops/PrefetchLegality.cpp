@@ -568,7 +568,7 @@ private:
     // Where in the body the buffer may be used: after a first toucher, in
     // its branch, and after the scf.if where both branches have one.
     bool both = thenFirst && elseFirst;
-    auto afterFill = [&](unsigned position) {
+    auto afterFill = [&](OpPositions::Position position) {
       for (Operation *first : {thenFirst, elseFirst})
         if (first && position >= positions.enter(first) &&
             position <= positions.exit(&first->getBlock()->back()))
@@ -577,7 +577,7 @@ private:
     };
     ArrayRef<Operation *> users = positions.getSortedUsers(alloc);
     for (Operation *user : users) {
-      unsigned position = positions.enter(user);
+      OpPositions::Position position = positions.enter(user);
       if (position <= positions.enter(loop) ||
           position > positions.exit(loop) || afterFill(position))
         continue;
@@ -629,10 +629,10 @@ private:
   std::string checkBufferUses(Operation *first, AllocOp alloc,
                               const std::string &slotName) {
     ArrayRef<Operation *> users = positions.getSortedUsers(alloc);
-    auto byPosition = [&](Operation *user, unsigned position) {
+    auto byPosition = [&](Operation *user, OpPositions::Position position) {
       return positions.enter(user) < position;
     };
-    unsigned loopEnter = positions.enter(loop);
+    OpPositions::Position loopEnter = positions.enter(loop);
     auto inLoop = std::lower_bound(users.begin(), users.end(), loopEnter + 1,
                                    byPosition);
     auto atFirst = std::lower_bound(inLoop, users.end(),
@@ -651,7 +651,7 @@ private:
   /// view; empty if none.
   std::string checkUsesOutsideLoop(AllocOp alloc, const std::string &slotName) {
     ArrayRef<Operation *> users = positions.getSortedUsers(alloc);
-    auto byPosition = [&](Operation *user, unsigned position) {
+    auto byPosition = [&](Operation *user, OpPositions::Position position) {
       return positions.enter(user) < position;
     };
     auto inLoop = std::lower_bound(users.begin(), users.end(),
@@ -692,8 +692,8 @@ private:
   /// effects or regions, or is a block argument other than the induction
   /// variable.
   LogicalResult collectSlice(Value value, SmallVectorImpl<Operation *> &slice) {
-    unsigned loopEnter = positions.enter(loop);
-    unsigned loopExit = positions.exit(loop);
+    OpPositions::Position loopEnter = positions.enter(loop);
+    OpPositions::Position loopExit = positions.exit(loop);
     SmallVector<Value> worklist{value};
     llvm::SmallPtrSet<Operation *, 8> seen(slice.begin(), slice.end());
     while (!worklist.empty()) {
@@ -705,7 +705,7 @@ private:
           return failure();
         continue;
       }
-      unsigned position = positions.enter(def);
+      OpPositions::Position position = positions.enter(def);
       if (position <= loopEnter || position > loopExit ||
           !seen.insert(def).second)
         continue;

@@ -131,4 +131,37 @@ TEST_F(SlotAccessAnalysisTest, AnUnresolvedRootMayBeAnySlot) {
   EXPECT_TRUE(exact);
 }
 
+TEST_F(SlotAccessAnalysisTest, UpdateFollowsARewrite) {
+  ASSERT_TRUE(module);
+  auto host = module->lookupSymbol<func::FuncOp>("host");
+  SlotAccessAnalysis analysis(host);
+  SmallVector<DispatchOp> dispatches(host.getOps<DispatchOp>());
+  SmallVector<AllocOp> allocs(host.getOps<AllocOp>());
+  ASSERT_EQ(dispatches.size(), 2u);
+  ASSERT_EQ(allocs.size(), 2u);
+  // Erase %a and its launch; allocate %c and launch on it and %b.
+  Value a = allocs[0].getMemref();
+  dispatches[0].erase();
+  allocs[0].erase();
+  OpBuilder builder(dispatches[1]);
+  auto c = AllocOp::create(builder, dispatches[1].getLoc(),
+                           cast<MemRefType>(a.getType()), ValueRange{});
+  Operation *launch = builder.clone(*dispatches[1]);
+  launch->setOperand(launch->getNumOperands() - 1, c.getMemref());
+  analysis.update({a}, {c, launch});
+
+  // %a's number is not reused; %c comes after the others.
+  EXPECT_FALSE(analysis.getSlots()[2]);
+  EXPECT_EQ(analysis.getSlotNumber(c.getMemref()), 4u);
+  EXPECT_EQ(analysis.getSlotNumber(allocs[1].getMemref()), 3u);
+  // A root that may be any slot is no longer %a.
+  Value notASlot = host.getBody().front().front().getResult(0);
+  EXPECT_EQ(analysis.getSlotsOf(notASlot), SmallVector<unsigned>({0, 1, 3, 4}));
+  // The new launch is summarized (it reads and writes both: the kernel has
+  // no summary); the one left keeps its own.
+  EXPECT_EQ(analysis.getSummary(launch).str(), "reads [3, 4] writes [3, 4]");
+  EXPECT_EQ(analysis.getSummary(dispatches[1]).str(),
+            "reads [0, 3] writes [0, 3]");
+}
+
 } // namespace

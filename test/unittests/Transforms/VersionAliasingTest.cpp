@@ -148,4 +148,26 @@ TEST_F(VersionAliasingTest, SimulateFunctionTimesASchedule) {
   EXPECT_NE(error.find("dynamic size"), std::string::npos) << error;
 }
 
+TEST_F(VersionAliasingTest, SimulateFunctionCountsTheOpsItRuns) {
+  ASSERT_TRUE(module);
+  auto batch = module->lookupSymbol<func::FuncOp>("batch");
+  SlotAccessAnalysis slots(batch);
+  uint64_t opsRun = 0;
+  ASSERT_TRUE(
+      succeeded(simulateFunction(batch, slots, EngineModel(), &opsRun)));
+  EXPECT_GT(opsRun, 0u);
+  // Exactly that many ops fit in max-ops; one fewer does not, and the count
+  // says it went past.
+  EngineModel model;
+  model.maxOps = opsRun;
+  uint64_t again = 0;
+  EXPECT_TRUE(succeeded(simulateFunction(batch, slots, model, &again)));
+  EXPECT_EQ(again, opsRun);
+  model.maxOps = opsRun - 1;
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
+  EXPECT_TRUE(failed(simulateFunction(batch, slots, model, &again)));
+  EXPECT_GT(again, model.maxOps);
+}
+
 } // namespace
