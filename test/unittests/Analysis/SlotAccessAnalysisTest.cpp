@@ -140,12 +140,13 @@ TEST_F(SlotAccessAnalysisTest, UpdateFollowsARewrite) {
   ASSERT_EQ(dispatches.size(), 2u);
   ASSERT_EQ(allocs.size(), 2u);
   // Erase %a and its launch; allocate %c and launch on it and %b.
+  // %a only names a map entry once erased: its type is read before.
   Value a = allocs[0].getMemref();
+  auto type = cast<MemRefType>(a.getType());
   dispatches[0].erase();
   allocs[0].erase();
   OpBuilder builder(dispatches[1]);
-  auto c = AllocOp::create(builder, dispatches[1].getLoc(),
-                           cast<MemRefType>(a.getType()), ValueRange{});
+  auto c = AllocOp::create(builder, dispatches[1].getLoc(), type, ValueRange{});
   Operation *launch = builder.clone(*dispatches[1]);
   launch->setOperand(launch->getNumOperands() - 1, c.getMemref());
   analysis.update({a}, {c, launch});
