@@ -12,6 +12,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -62,6 +63,36 @@ LogicalResult VyreToGPULowering::lowerOp(Operation *op, StreamState &state) {
       });
 }
 
+/// The op of the block of `buffer`'s definition holding its last use, or the
+/// last use of a view of it (null: none). Failure where a use may pass it
+/// on other than as a view: a terminator, or an op with results that is
+/// neither a view nor a vyre op. (allocsToOrder orders uses after the
+/// allocation through views only; this keeps the allocation whenever it
+/// cannot tell.)
+static FailureOr<Operation *> lastUseInBlock(Value buffer) {
+  Block *block = buffer.getParentBlock();
+  Operation *last = nullptr;
+  SmallVector<Value> aliases{buffer};
+  while (!aliases.empty()) {
+    Value alias = aliases.pop_back_val();
+    for (Operation *user : alias.getUsers()) {
+      if (user->hasTrait<OpTrait::IsTerminator>())
+        return failure();
+      if (isa<ViewLikeOpInterface>(user))
+        llvm::append_range(aliases, user->getResults());
+      else if (user->getNumResults() != 0 &&
+               !isa<VyreDialect>(user->getDialect()))
+        return failure();
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (!ancestor)
+        return failure();
+      if (!last || last->isBeforeInBlock(ancestor))
+        last = ancestor;
+    }
+  }
+  return last;
+}
+
 void VyreToGPULowering::lowerAlloc(AllocOp alloc, StreamState &state) {
   Location loc = alloc.getLoc();
   Value dependency = continueMain(state, {}, loc, /*nextOpKept=*/true);
@@ -72,6 +103,13 @@ void VyreToGPULowering::lowerAlloc(AllocOp alloc, StreamState &state) {
   streams.recordAlloc(gpuAlloc.getMemref(), gpuAlloc.getAsyncToken());
   alloc.replaceAllUsesWith(gpuAlloc.getMemref());
   toErase.push_back(alloc);
+  FailureOr<Operation *> lastUse = lastUseInBlock(gpuAlloc.getMemref());
+  if (succeeded(lastUse)) {
+    if (*lastUse)
+      unusedAfter[*lastUse].push_back(gpuAlloc.getMemref());
+    else
+      streams.noteUnused(gpuAlloc.getMemref());
+  }
 }
 
 void VyreToGPULowering::lowerDealloc(DeallocOp dealloc, StreamState &state) {

@@ -60,14 +60,20 @@ bool StreamTracker::isAllocBefore(Value alloc, Value token) const {
 }
 
 bool StreamTracker::ordersNoAllocInFlight(unsigned stream, unsigned at) const {
-  auto it = allocsOn.find(stream);
-  if (it == allocsOn.end())
+  auto it = usedAllocsOn.find(stream);
+  if (it == usedAllocsOn.end())
     return true;
-  ArrayRef<Value> allocs = it->second;
-  // Allocations are appended in order of their positions on the stream.
-  const Value *last = llvm::partition_point(
-      allocs, [&](Value alloc) { return position.lookup(alloc) <= at; });
-  return last == allocs.begin() || isComplete(*std::prev(last));
+  const Stream &holder = streams[stream];
+  if (holder.destroyed && !holder.released)
+    return true;
+  // Those up to `completeUpTo` are done (isComplete): the first allocation
+  // neither done nor unused must come after `at`.
+  const std::set<unsigned> &used = it->second;
+  auto first =
+      holder.completeUpTo < 0
+          ? used.begin()
+          : used.upper_bound(static_cast<unsigned>(holder.completeUpTo));
+  return first == used.end() || *first > at;
 }
 
 SmallVector<Value> StreamTracker::allocsToOrder(ArrayRef<Value> after,
@@ -335,7 +341,16 @@ bool StreamTracker::isOrderedByBlock(Value alloc) const {
 void StreamTracker::recordAlloc(Value memref, Value token) {
   allocToken[memref] = token;
   allocTokens.insert(token);
-  allocsOn[streamOf(token)].push_back(token);
+  usedAllocsOn[streamOf(token)].insert(position.lookup(token));
+}
+
+void StreamTracker::noteUnused(Value memref) {
+  Value token = allocToken.lookup(memref);
+  if (!token)
+    return;
+  auto it = usedAllocsOn.find(streamOf(token));
+  if (it != usedAllocsOn.end())
+    it->second.erase(position.lookup(token));
 }
 
 /// The host has waited for all work on stream `id`: so it has for the work

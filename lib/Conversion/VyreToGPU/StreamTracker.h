@@ -13,12 +13,13 @@
 
 #include "mlir/IR/Builders.h"
 
-#include <functional>
-#include <memory>
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
+#include <functional>
+#include <memory>
+#include <set>
 
 namespace mlir::vyre::vyre_to_gpu {
 
@@ -187,6 +188,14 @@ public:
   /// Records `memref` as made by the `gpu.alloc async` whose token is
   /// `token`, the tail of its stream.
   void recordAlloc(Value memref, Value token);
+  /// No op lowered from now on uses `memref`, made by a `gpu.alloc async`
+  /// (the lowering walks in program order): no stream need be ordered after
+  /// its allocation any more, and the allocation clocks drop it as they drop
+  /// one the host knows done. Without this, a function of many loops, each
+  /// allocating buffers on a stream no host wait completes, carried one
+  /// clock entry more per loop into every join after it: quadratic. (A clock
+  /// without an entry only makes `allocsToOrder` name the allocation.)
+  void noteUnused(Value memref);
 
   /// The allocation still in flight that an op ordered after the tokens
   /// `after` must also wait for before it touches `buffer`, if any.
@@ -313,8 +322,8 @@ private:
   /// on its stream, or before the join that created that stream.
   bool isAllocBefore(Value alloc, Value token) const;
   /// Whether the clock entry (`stream`, `at`) orders no allocation still in
-  /// flight: the last allocation on that stream up to `at` is done, or there
-  /// is none.
+  /// flight: every allocation on that stream up to `at` is done or unused
+  /// (`noteUnused`), or there is none.
   bool ordersNoAllocInFlight(unsigned stream, unsigned at) const;
   void setCompleteUpTo(Stream &stream, int64_t at, unsigned joinsComplete);
   void markHistoryComplete(unsigned id);
@@ -359,8 +368,9 @@ private:
   /// gpu.alloc result → its token, and the set of those tokens.
   DenseMap<Value, Value> allocToken;
   DenseSet<Value> allocTokens;
-  /// stream id → the tokens of the allocations made on it, in order.
-  DenseMap<unsigned, SmallVector<Value>> allocsOn;
+  /// stream id → the positions on it of the allocations made there that a
+  /// later op may use (not `noteUnused`).
+  DenseMap<unsigned, std::set<unsigned>> usedAllocsOn;
   /// What `restoreCompletion` undoes: a stream's former completion per
   /// change since the outermost open save; and, per open save, the number
   /// of streams then (it restores only those).

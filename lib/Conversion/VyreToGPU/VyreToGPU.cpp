@@ -152,13 +152,17 @@ LogicalResult VyreToGPULowering::lowerOps(Block::iterator from, Block &block,
     builder.setInsertionPoint(&op);
     if (op.hasTrait<OpTrait::IsTerminator>())
       break;
-    if (isa<VyreDialect>(op.getDialect())) {
-      if (failed(lowerOp(&op, state)))
-        return failure();
-      continue;
-    }
-    if (failed(lowerHostOp(&op, state)))
+    Operation *lowered = &op;
+    if (failed(isa<VyreDialect>(op.getDialect()) ? lowerOp(&op, state)
+                                                 : lowerHostOp(&op, state)))
       return failure();
+    // (Lowering may have replaced the op: its address is only a key here.)
+    auto unused = unusedAfter.find(lowered);
+    if (unused != unusedAfter.end()) {
+      for (Value buffer : unused->second)
+        streams.noteUnused(buffer);
+      unusedAfter.erase(unused);
+    }
   }
   // The main stream's pending waits need no join at the block's end: the
   // tokens they name are on the block's streams (a token from before a

@@ -285,6 +285,9 @@ private:
   SmallVector<Value> lentStreams;
   /// The lent streams the block being lowered destroys at its end.
   SmallVector<Value> ownedLentStreams;
+  /// An op of a block → the buffers allocated there that no op after it
+  /// uses (StreamTracker::noteUnused once it is lowered).
+  DenseMap<Operation *, SmallVector<Value, 1>> unusedAfter;
   /// Per block, its last vyre.alloc (null: none), found once.
   DenseMap<Block *, Operation *> lastAllocs;
   /// Where the body of the chained loop being lowered gets a stream when
