@@ -197,7 +197,7 @@ void VyreToGPULowering::finishChain(Operation *op, Value last,
   lentStreams = start.lent;
   awaitedEvent = last;
   awaitedEventDone = false;
-  llvm::append_range(awaitedEventCovers, start.before);
+  awaitedEventCovers = streams.extendCovers(awaitedEventCovers, start.before);
   streams.setOrderedAfter(awaitedEventCovers);
 }
 
@@ -280,8 +280,8 @@ LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
   bool enclosingEventDone = awaitedEventDone;
   // The event the block waits for was recorded after the streams the op
   // starts after, and after the block's earlier chained ops.
-  SmallVector<Value> enclosingCovers = awaitedEventCovers;
-  llvm::append_range(awaitedEventCovers, orderedAfter);
+  StreamTracker::Covers enclosingCovers = awaitedEventCovers;
+  awaitedEventCovers = streams.extendCovers(awaitedEventCovers, orderedAfter);
   awaitedEvent = previous;
   awaitedEventDone = false;
   StreamState state;
@@ -306,7 +306,7 @@ LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
   bool afterNested = awaitedEvent != previous;
   if (afterNested)
     llvm::erase_if(tails, [&](Value tail) {
-      return llvm::is_contained(awaitedEventCovers, tail);
+      return streams.isCovered(awaitedEventCovers, tail);
     });
   Value next;
   if (afterNested && tails.empty()) {
@@ -343,6 +343,6 @@ LogicalResult VyreToGPULowering::lowerChainedBlock(Block &block,
   streams.exitBlock(std::move(enclosing));
   awaitedEvent = enclosingEvent;
   awaitedEventDone = enclosingEventDone;
-  awaitedEventCovers = std::move(enclosingCovers);
+  awaitedEventCovers = enclosingCovers;
   return success();
 }

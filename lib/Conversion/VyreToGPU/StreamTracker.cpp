@@ -27,6 +27,64 @@ bool StreamTracker::isComplete(Value token) const {
          static_cast<int64_t>(position.lookup(token)) <= stream.completeUpTo;
 }
 
+StreamTracker::Covers StreamTracker::extendCovers(Covers covers,
+                                                  ArrayRef<Value> tokens) {
+  if (tokens.empty())
+    return covers;
+  CoverNode &node = coverNodes.emplace_back();
+  node.tokens.assign(tokens.begin(), tokens.end());
+  node.parent = covers;
+  if (covers) {
+    // above[i] is 2^i nodes up: 2^(i-1) from the one 2^(i-1) up.
+    node.depth = covers->depth + 1;
+    node.above.push_back(covers);
+    for (unsigned i = 1; i - 1 < node.above.back()->above.size(); ++i)
+      node.above.push_back(node.above.back()->above[i - 1]);
+  }
+  node.allocs = allocsOrderedBefore(tokens, covers);
+  for (Value token : tokens)
+    coverNodesOf[token].push_back(&node);
+  return &node;
+}
+
+bool StreamTracker::extends(Covers covers, const CoverNode *node) {
+  if (!covers || covers->depth < node->depth)
+    return false;
+  // Up by the difference of the depths, a power of two at a time.
+  unsigned up = covers->depth - node->depth;
+  for (unsigned bit = 0; up; ++bit, up >>= 1)
+    if (up & 1)
+      covers = covers->above[bit];
+  return covers == node;
+}
+
+bool StreamTracker::isCovered(Covers covers, Value token) const {
+  if (!covers)
+    return false;
+  auto it = coverNodesOf.find(token);
+  if (it == coverNodesOf.end())
+    return false;
+  return llvm::any_of(
+      it->second, [&](const CoverNode *node) { return extends(covers, node); });
+}
+
+void StreamTracker::takeCoversToComplete(Covers covers,
+                                         SmallVectorImpl<Value> &worklist) {
+  // A node known complete is so with the nodes it extends.
+  for (; covers && !covers->complete; covers = covers->parent) {
+    worklist.append(covers->tokens.begin(), covers->tokens.end());
+    covers->complete = true;
+    if (!savedStreamCounts.empty())
+      completionLog.push_back({0, 0, 0, covers});
+  }
+}
+
+void StreamTracker::markCoversComplete(Covers covers) {
+  SmallVector<Value> worklist;
+  takeCoversToComplete(covers, worklist);
+  markCompleteFrom(worklist);
+}
+
 ArrayRef<StreamTracker::JoinInPlace>
 StreamTracker::joinsInPlaceBefore(const Stream &stream, Value token) const {
   int64_t kept = keptPosition.lookup(token);
@@ -38,15 +96,7 @@ StreamTracker::joinsInPlaceBefore(const Stream &stream, Value token) const {
                           joins.begin());
 }
 
-bool StreamTracker::isAllocBefore(Value alloc, Value token) const {
-  auto it = tokenStream.find(token);
-  if (it == tokenStream.end())
-    return false;
-  if (streamOf(alloc) == it->second)
-    return position.lookup(alloc) <= position.lookup(token);
-  // Only gpu tokens order an allocation before an op on another stream (the
-  // token contract): the join that created the stream, not a join in place.
-  const auto &clock = streams[it->second].allocsAtCreation;
+bool StreamTracker::clockOrders(const AllocClock *clock, Value alloc) const {
   if (!clock)
     return false;
   unsigned allocStream = streamOf(alloc);
@@ -57,6 +107,17 @@ bool StreamTracker::isAllocBefore(Value alloc, Value token) const {
       });
   return entry != clock->end() && entry->first == allocStream &&
          position.lookup(alloc) <= entry->second;
+}
+
+bool StreamTracker::isAllocBefore(Value alloc, Value token) const {
+  auto it = tokenStream.find(token);
+  if (it == tokenStream.end())
+    return false;
+  if (streamOf(alloc) == it->second)
+    return position.lookup(alloc) <= position.lookup(token);
+  // Only gpu tokens order an allocation before an op on another stream (the
+  // token contract): the join that created the stream, not a join in place.
+  return clockOrders(streams[it->second].allocsAtCreation.get(), alloc);
 }
 
 bool StreamTracker::ordersNoAllocInFlight(unsigned stream, unsigned at) const {
@@ -95,7 +156,8 @@ Value StreamTracker::continueOn(Value current, ArrayRef<Value> waits,
 }
 
 std::shared_ptr<const StreamTracker::AllocClock>
-StreamTracker::allocsOrderedBefore(ArrayRef<Value> dependencies) const {
+StreamTracker::allocsOrderedBefore(ArrayRef<Value> dependencies,
+                                   Covers covers) const {
   AllocClock merged;
   auto add = [&](unsigned stream, unsigned at) {
     auto *entry = llvm::lower_bound(
@@ -122,6 +184,9 @@ StreamTracker::allocsOrderedBefore(ArrayRef<Value> dependencies) const {
     }
     add(it->second, position.lookup(dependency));
   }
+  if (covers && covers->allocs)
+    for (auto [stream, at] : *covers->allocs)
+      add(stream, at);
   // Allocations the host knows to be done need no ordering any more.
   llvm::erase_if(merged, [&](const std::pair<unsigned, unsigned> &entry) {
     return ordersNoAllocInFlight(entry.first, entry.second);
@@ -158,22 +223,19 @@ Value StreamTracker::join(Value current, ArrayRef<Value> waits, Location loc) {
         (staying.size() == 1 && staying.front() == dependency))
       operands.push_back(dependency);
   }
-  // A stream of a block ordered after a token by other means: ordered after
-  // what that token is, and a host wait for it is one for that token too.
-  llvm::append_range(dependencies, blockOrderedAfter);
+  // A stream of a block ordered after tokens by other means: ordered after
+  // what those tokens are, and a host wait for it is one for them too.
   std::shared_ptr<const AllocClock> allocsAtCreation =
-      allocsOrderedBefore(dependencies);
+      allocsOrderedBefore(dependencies, blockOrderedAfter);
   Value pointer = operands.empty() && lender ? lender() : Value();
-  Value token =
-      pointer ? UnrealizedConversionCastOp::create(builder, loc, tokenType,
-                                                   pointer)
-                    .getResult(0)
-              : gpu::WaitOp::create(builder, loc, tokenType, operands)
-                    .getAsyncToken();
-  // (`dependencies` now also names the block's `orderedAfter`, which the
-  // join op does not: it becomes the stream's `joinedFrom`.)
+  Value token = pointer ? UnrealizedConversionCastOp::create(builder, loc,
+                                                             tokenType, pointer)
+                              .getResult(0)
+                        : gpu::WaitOp::create(builder, loc, tokenType, operands)
+                              .getAsyncToken();
   unsigned id = streams.size();
   streams.push_back({token, std::move(dependencies)});
+  streams.back().orderedAfter = blockOrderedAfter;
   streams.back().allocsAtCreation = std::move(allocsAtCreation);
   streams.back().block = currentBlock;
   streams.back().borrowedPointer = pointer;
@@ -271,6 +333,10 @@ size_t StreamTracker::saveCompletion() {
 void StreamTracker::restoreCompletion(size_t saved) {
   while (completionLog.size() > saved) {
     CompletionChange change = completionLog.pop_back_val();
+    if (change.covers) {
+      change.covers->complete = false;
+      continue;
+    }
     streams[change.id].completeUpTo = change.completeUpTo;
     streams[change.id].joinsInPlaceComplete = change.joinsInPlaceComplete;
   }
@@ -295,8 +361,10 @@ void StreamTracker::setCompleteUpTo(Stream &stream, int64_t at,
 void StreamTracker::completeUpTo(Stream &stream, Value token,
                                  SmallVectorImpl<Value> &worklist) {
   int64_t at = position.lookup(token);
-  if (stream.completeUpTo < 0)
+  if (stream.completeUpTo < 0) {
     worklist.append(stream.joinedFrom);
+    takeCoversToComplete(stream.orderedAfter, worklist);
+  }
   unsigned joins = std::max<unsigned>(
       stream.joinsInPlaceComplete, joinsInPlaceBefore(stream, token).size());
   for (const JoinInPlace &join : ArrayRef<JoinInPlace>(stream.joinsInPlace)
@@ -333,9 +401,9 @@ Value StreamTracker::append(Value dependency, Value token, bool erasable) {
 bool StreamTracker::isOrderedByBlock(Value alloc) const {
   if (!allocTokens.contains(alloc))
     return false;
-  return llvm::any_of(blockOrderedAfter, [&](Value token) {
-    return isAllocBefore(alloc, token);
-  });
+  // The clock of the covers holds, per stream, the last of them there.
+  return blockOrderedAfter &&
+         clockOrders(blockOrderedAfter->allocs.get(), alloc);
 }
 
 void StreamTracker::recordAlloc(Value memref, Value token) {
@@ -357,6 +425,7 @@ void StreamTracker::noteUnused(Value memref) {
 /// of every stream that the stream's creation joined, up to the join.
 void StreamTracker::markHistoryComplete(unsigned id) {
   SmallVector<Value> worklist(streams[id].joinedFrom);
+  takeCoversToComplete(streams[id].orderedAfter, worklist);
   for (const JoinInPlace &join : streams[id].joinsInPlace)
     worklist.append(join.tokens);
   markCompleteFrom(worklist);
@@ -448,14 +517,18 @@ SmallVector<Value> StreamTracker::withoutJoined(ArrayRef<Value> tails) const {
     for (const JoinInPlace &join : joinsInPlaceBefore(stream, tail))
       joined.insert(join.tokens.begin(), join.tokens.end());
   }
-  return llvm::filter_to_vector(
-      tails, [&](Value tail) { return !joined.contains(tail); });
+  return llvm::filter_to_vector(tails, [&](Value tail) {
+    return !joined.contains(tail) && llvm::none_of(tails, [&](Value other) {
+      return isCovered(streams[streamOf(other)].orderedAfter, tail);
+    });
+  });
 }
 
 StreamTracker::EnclosingBlock StreamTracker::enterBlock() {
   EnclosingBlock enclosing;
   std::swap(enclosing.streams, blockStreams);
-  std::swap(enclosing.orderedAfter, blockOrderedAfter);
+  enclosing.orderedAfter = blockOrderedAfter;
+  blockOrderedAfter = nullptr;
   enclosing.block = currentBlock;
   currentBlock = ++blocksEntered;
   return enclosing;

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
+#include <deque>
 #include <functional>
 #include <memory>
 #include <set>
@@ -37,7 +38,16 @@ struct StreamState {
 /// The CUDA streams created so far, and the gpu tokens on them. A stream's
 /// id is its index in creation order.
 class StreamTracker {
+  struct CoverNode;
+
 public:
+  /// Tokens that streams are ordered after by other means than a join (an
+  /// event recorded after them, which the streams wait for): those of one
+  /// node and of the nodes it extends. Null: none. Nodes are never changed
+  /// and live as long as the tracker, so that a set extended by one more
+  /// chained region op costs that op's tokens, not the tokens before it,
+  /// and every stream made after it shares it.
+  using Covers = const CoverNode *;
   /// Creates its gpu ops with `builder`, where it points.
   explicit StreamTracker(OpBuilder &builder);
 
@@ -231,7 +241,7 @@ public:
   /// What `enterBlock` saves of the enclosing block.
   struct EnclosingBlock {
     SmallVector<unsigned> streams;
-    SmallVector<Value> orderedAfter;
+    Covers orderedAfter = nullptr;
     unsigned block = 0;
   };
 
@@ -240,13 +250,18 @@ public:
   /// `exitBlock` restores.
   EnclosingBlock enterBlock();
 
+  /// `covers` and `tokens`.
+  Covers extendCovers(Covers covers, ArrayRef<Value> tokens);
+  /// Whether `token` is one of `covers`.
+  bool isCovered(Covers covers, Value token) const;
+  /// The host knows the work up to each of `covers` to be done.
+  void markCoversComplete(Covers covers);
+
   /// The caller orders every stream the block creates from now on after the
-  /// tokens `tokens` by other means (an event): allocations ordered before
+  /// tokens `covers` by other means (an event): allocations ordered before
   /// them count as ordered before those streams, and a host wait for one of
   /// those streams as one for them.
-  void setOrderedAfter(ArrayRef<Value> tokens) {
-    blockOrderedAfter.assign(tokens.begin(), tokens.end());
-  }
+  void setOrderedAfter(Covers covers) { blockOrderedAfter = covers; }
 
   /// Ends a block; `enclosing` is what `enterBlock` returned.
   void exitBlock(EnclosingBlock enclosing);
@@ -276,6 +291,9 @@ private:
     Value tail;
     /// The tokens its creating join waits for.
     SmallVector<Value> joinedFrom;
+    /// The tokens its block ordered it after by other means when it was
+    /// made (`setOrderedAfter`): it comes after them as after `joinedFrom`.
+    Covers orderedAfter = nullptr;
     /// The block (`enterBlock`'s count) that created it.
     unsigned block = 0;
     /// Its joins in place, in order, and how many of them the host knows
@@ -309,6 +327,28 @@ private:
     std::shared_ptr<const AllocClock> allocsAtCreation;
   };
 
+  /// A node of `Covers`: its own tokens, the node it extends, and what is
+  /// known of all those tokens together.
+  struct CoverNode {
+    SmallVector<Value, 2> tokens;
+    const CoverNode *parent = nullptr;
+    unsigned depth = 0;
+    /// The nodes 1, 2, 4, ... above it (while there are): finds whether a
+    /// node extends another in the log of the depth.
+    SmallVector<const CoverNode *, 4> above;
+    /// The allocations in flight ordered before the tokens (as
+    /// `allocsOrderedBefore` of all of them), found when it was made.
+    std::shared_ptr<const AllocClock> allocs;
+    /// Whether the host knows the work up to every token of it, and of the
+    /// nodes it extends, to be done (restored as streams' completion is).
+    mutable bool complete = false;
+  };
+  /// Whether `covers` is `node` or extends it.
+  static bool extends(Covers covers, const CoverNode *node);
+  /// Appends to `worklist` the tokens of `covers` not known done, and marks
+  /// them known done: the caller marks them complete.
+  void takeCoversToComplete(Covers covers, SmallVectorImpl<Value> &worklist);
+
   bool mayVanish(Value token) const;
   /// The joins in place of `stream` that the kept op at or before `token`
   /// comes after: a prefix of its joins.
@@ -321,6 +361,8 @@ private:
   /// Whether the allocation token `alloc` is ordered before `token`: earlier
   /// on its stream, or before the join that created that stream.
   bool isAllocBefore(Value alloc, Value token) const;
+  /// Whether `clock` (null: empty) orders the allocation token `alloc`.
+  bool clockOrders(const AllocClock *clock, Value alloc) const;
   /// Whether the clock entry (`stream`, `at`) orders no allocation still in
   /// flight: every allocation on that stream up to `at` is done or unused
   /// (`noteUnused`), or there is none.
@@ -335,7 +377,8 @@ private:
   /// the allocations on their streams up to them. Shared with a
   /// dependency's stream where the others add nothing to it.
   std::shared_ptr<const AllocClock>
-  allocsOrderedBefore(ArrayRef<Value> dependencies) const;
+  allocsOrderedBefore(ArrayRef<Value> dependencies,
+                      Covers covers = nullptr) const;
   void forgetDestroyed(StreamState &state) const;
 
   OpBuilder &builder;
@@ -349,7 +392,10 @@ private:
   /// The streams created by the block being lowered, and the token they are
   /// ordered after by other means (see `enterBlock`).
   SmallVector<unsigned> blockStreams;
-  SmallVector<Value> blockOrderedAfter;
+  Covers blockOrderedAfter = nullptr;
+  /// Every cover node made; a token → the nodes that hold it.
+  std::deque<CoverNode> coverNodes;
+  DenseMap<Value, SmallVector<const CoverNode *, 1>> coverNodesOf;
   /// The block being lowered, and the number of blocks entered so far.
   unsigned currentBlock = 0;
   unsigned blocksEntered = 0;
@@ -378,6 +424,8 @@ private:
     unsigned id;
     int64_t completeUpTo;
     unsigned joinsInPlaceComplete;
+    /// Not null: the change marked this node complete instead.
+    const CoverNode *covers = nullptr;
   };
   SmallVector<CompletionChange> completionLog;
   SmallVector<size_t> savedStreamCounts;

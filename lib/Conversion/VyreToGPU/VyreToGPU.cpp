@@ -179,8 +179,8 @@ LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
   // The host waited for the device before the region op that holds it.
   Value enclosingEvent = awaitedEvent;
   bool enclosingEventDone = awaitedEventDone;
-  SmallVector<Value> enclosingCovers = std::move(awaitedEventCovers);
-  awaitedEventCovers.clear();
+  StreamTracker::Covers enclosingCovers = awaitedEventCovers;
+  awaitedEventCovers = nullptr;
   awaitedEvent = Value();
   bool enclosingRetains = retainsStreams;
   retainsStreams = isa<FunctionOpInterface>(block.getParentOp());
@@ -227,7 +227,7 @@ LogicalResult VyreToGPULowering::lowerBlock(Block &block) {
   streamsBeforeLoop = enclosingBeforeLoop;
   awaitedEvent = enclosingEvent;
   awaitedEventDone = enclosingEventDone;
-  awaitedEventCovers = std::move(enclosingCovers);
+  awaitedEventCovers = enclosingCovers;
   streams.exitBlock(std::move(enclosing));
   return success();
 }
@@ -291,8 +291,7 @@ void VyreToGPULowering::noteAwaitedEventDone() {
   if (!awaitedEvent || awaitedEventDone)
     return;
   awaitedEventDone = true;
-  for (Value token : awaitedEventCovers)
-    streams.markCompleteUpTo(token);
+  streams.markCoversComplete(awaitedEventCovers);
 }
 
 /// Adds to `quiesce` what the host waits for before the region op `op`,

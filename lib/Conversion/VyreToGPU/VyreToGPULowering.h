@@ -277,7 +277,7 @@ private:
   bool retainsStreams = false;
   /// The tokens `awaitedEvent` was recorded after, transitively: the main
   /// stream tails before each chained region op of the block.
-  SmallVector<Value> awaitedEventCovers;
+  StreamTracker::Covers awaitedEventCovers = nullptr;
   /// The `!llvm.ptr`s of the CUDA streams lent to the block being lowered,
   /// not borrowed now: streams retired before a chained region op, which a
   /// stream made without dependencies continues instead of creating one
