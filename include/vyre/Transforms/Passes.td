@@ -224,7 +224,12 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
 
     The extra buffers of all loops of a function never exceed
     `buffer-budget` bytes: a loop that does not fit is pipelined less deep,
-    or not at all, and a remark says so.
+    or not at all, and a remark says so. Nor may a function grow past 16
+    times its ops as written, or 100,000 ops, whichever is more, as
+    estimated before each rewrite (pipelining an inner loop puts code in the
+    loop around it, which pipelining writes out again): a loop whose
+    written-out form might pass that is likewise pipelined less deep, or not
+    at all.
 
     **The depth is chosen per loop** (`pipeline-depth=0`, the default). With
     the cost model, each depth from 2 to `max-pipeline-depth` that the

@@ -72,6 +72,15 @@ constexpr uint64_t kTrialOpBudget = 200000;
 /// its trip counts, which the op limit above does not see.
 constexpr uint64_t kTrialSimulatedOpBudget = 1000000;
 
+/// A function grows to at most kGrowthFactor times its ops as written, or
+/// kGrowthFloorOps, whichever is more: a loop whose written-out form would
+/// pass that is pipelined less deep, or not at all. Pipelining an inner loop
+/// puts its first fill in the outer body, which the outer loop may pipeline
+/// in turn, writing the inner code out again: without a limit, a nest of D
+/// such loops grows as 2^D.
+constexpr uint64_t kGrowthFactor = 16;
+constexpr uint64_t kGrowthFloorOps = 100000;
+
 /// The iterations a loop of unknown trip count runs in the trials.
 constexpr int64_t kTrialTripCount = 16;
 
@@ -132,8 +141,10 @@ private:
              "--vyre-pipeline-loops";
       return false;
     }
-    if (!analyses)
+    if (!analyses) {
       analyses = std::make_unique<FunctionAnalyses>(function);
+      opsAsWritten = analyses->numOps;
+    }
     LoopRewriteScope scope(loop);
     Block *block = loop->getBlock();
     Operation *before =
@@ -359,6 +370,10 @@ private:
     unsigned depth = asked;
     while (depth >= 2 && (depth - 1) * bytesPerBuffer > budgetLeft)
       --depth;
+    bool cutByBudget = depth < asked;
+    unsigned withinBudget = depth;
+    uint64_t bodyOps = 0;
+    depth = std::min(depth, deepestWithinGrowth(loop, depth, bodyOps));
     LLVM_DEBUG(llvm::dbgs()
                << "[" DEBUG_TYPE "] loop at " << loop.getLoc() << ": "
                << analysis.rotated.size() << " rotated buffer(s), "
@@ -366,9 +381,12 @@ private:
                << " bytes of budget left: up to depth " << depth << " (asked "
                << asked << (chosen ? ", to choose from" : "") << ")\n");
     std::string choice;
+    std::string limit = depth < withinBudget ? growthLimit()
+                        : cutByBudget        ? "buffer-budget"
+                                             : "";
     if (chosen && costs && depth >= 2)
-      depth = chooseDepthBySimulation(loop, before, hoisted, depth,
-                                      depth < asked, choice);
+      depth =
+          chooseDepthBySimulation(loop, before, hoisted, depth, limit, choice);
     unsigned numFills = 0, numBranchFills = 0, numProduced = 0;
     for (const RotatedBuffer &rotated : analysis.rotated) {
       numFills += bool(rotated.fill);
@@ -382,6 +400,16 @@ private:
         analysis.rotated, [](const RotatedBuffer &rotated) {
           return !rotated.isFilledEarly() && !rotated.inPlaceCopy;
         });
+    if (depth < 2 && withinBudget >= 2) {
+      remark::missed(vyre::getSourceLocation(loop.getLoc()),
+                     options("PipelineGrowth"))
+          << "loop not pipelined: written out at depth 2, its body of " +
+                 std::to_string(bodyOps) + " ops would add up to " +
+                 std::to_string(opsWrittenOut(bodyOps, 2)) +
+                 " ops to the function's " + std::to_string(analyses->numOps) +
+                 ", past " + growthLimit();
+      return std::nullopt;
+    }
     if (depth < 2) {
       remark::missed(vyre::getSourceLocation(loop.getLoc()),
                      options("PipelineBudget"))
@@ -393,10 +421,11 @@ private:
       return std::nullopt;
     }
     if (!chosen && depth < asked)
-      remark::missed(vyre::getSourceLocation(loop.getLoc()),
-                     options("PipelineBudget"))
+      remark::missed(
+          vyre::getSourceLocation(loop.getLoc()),
+          options(depth < withinBudget ? "PipelineGrowth" : "PipelineBudget"))
           << "pipeline depth cut from " + std::to_string(asked) + " to " +
-                 std::to_string(depth) + " to stay within buffer-budget";
+                 std::to_string(depth) + " to stay within " + limit;
     uint64_t extra = (depth - 1) * bytesPerBuffer;
     budgetLeft -= extra;
     std::string overwritten =
@@ -429,19 +458,57 @@ private:
     return depth;
   }
 
+  /// The most ops the function may grow to (kGrowthFactor), and that said
+  /// for remarks.
+  uint64_t maxFunctionOps() const {
+    return std::max(kGrowthFloorOps, kGrowthFactor * opsAsWritten);
+  }
+  std::string growthLimit() const {
+    return "the " + std::to_string(maxFunctionOps()) +
+           " ops the function may grow to (the larger of " +
+           std::to_string(kGrowthFloorOps) + " and " +
+           std::to_string(kGrowthFactor) + " times its " +
+           std::to_string(opsAsWritten) + " ops as written)";
+  }
+  /// At most the ops that pipelining a loop whose body has `bodyOps` at
+  /// `depth` adds: the body written out once per buffer in the loop, and
+  /// about as much again in front of it and after it.
+  static uint64_t opsWrittenOut(uint64_t bodyOps, unsigned depth) {
+    return (2 * uint64_t(depth) + 1) * bodyOps;
+  }
+  /// The deepest depth up to `deepest` at which `loop` written out keeps
+  /// the function within maxFunctionOps (1: none); `bodyOps` is set to the
+  /// ops of its body where they were counted.
+  unsigned deepestWithinGrowth(scf::ForOp loop, unsigned deepest,
+                               uint64_t &bodyOps) const {
+    uint64_t numOps = analyses->numOps;
+    uint64_t limit = maxFunctionOps();
+    // A body of the whole function would fit: no need to count it.
+    if (numOps + opsWrittenOut(numOps, deepest) <= limit)
+      return deepest;
+    loop.getBody()->walk([&](Operation *) { ++bodyOps; });
+    unsigned depth = deepest;
+    while (depth >= 2 && numOps + opsWrittenOut(bodyOps, depth) > limit)
+      --depth;
+    return depth < 2 ? 1 : depth;
+  }
+
   /// With the cost model, the depth from 2 to `deepest` (the deepest the
-  /// budget holds; `cut` where it holds less than max-pipeline-depth) whose
-  /// schedule is fastest on the simulator, the shallowest where they tie;
-  /// `choice` says how it was chosen, for the remark. Depth 2 where the
-  /// simulator cannot compare them.
+  /// buffer budget and the growth limit hold; `limit` names the one that
+  /// held less than max-pipeline-depth, if any) whose schedule is fastest on
+  /// the simulator, the shallowest where they tie; `choice` says how it was
+  /// chosen, for the remark. Depth 2 where the simulator cannot compare
+  /// them.
   unsigned chooseDepthBySimulation(scf::ForOp loop, Operation *before,
                                    ArrayRef<CopyH2DOp> hoisted,
-                                   unsigned deepest, bool cut,
+                                   unsigned deepest, StringRef limit,
                                    std::string &choice) {
-    std::string budget =
-        cut ? " (deeper ones exceed buffer-budget)" : std::string();
+    std::string budget = limit.empty()
+                             ? std::string()
+                             : " (deeper ones exceed " + limit.str() + ")";
     if (deepest <= 2) {
-      choice = "; depth 2, the deepest within buffer-budget";
+      choice = "; depth 2, the deepest within " +
+               (limit.empty() ? std::string("buffer-budget") : limit.str());
       return 2;
     }
     uint64_t numOps = analyses->numOps;
@@ -608,6 +675,8 @@ private:
   func::FuncOp function;
   DepthOptions depths;
   uint64_t budgetLeft;
+  /// The function's ops before any loop was rewritten (kGrowthFactor).
+  uint64_t opsAsWritten = 0;
   /// What is left of kTrialOpBudget and of kTrialSimulatedOpBudget.
   uint64_t trialOpsLeft = kTrialOpBudget;
   uint64_t simulatedOpsLeft = kTrialSimulatedOpBudget;
