@@ -25,7 +25,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHAPES = ["weights", "copies-first", "one-buffer", "many-functions",
-          "deep-nesting", "host-slices"]
+          "deep-nesting", "host-slices", "branchy-loop", "many-loops"]
 VYRE_PASSES = ["DeduceNoAliasPass", "KernelAccessPass",
                "EstimateKernelCostsPass", "FunctionEffectsPass",
                "PipelineLoopsPass", "OverlapCopiesPass", "ConvertVyreToGPUPass",
