@@ -39,6 +39,22 @@ struct EngineModel {
          hostSyncUs = 1.7, allocFreeUs = 21.5;
 };
 
+/// The default model with the cost figures of a pass that has the options
+/// of those names (`h2d-gbps`, `launch-us`, ...): its engines, trip counts
+/// and limits are the defaults.
+template <typename PassT> EngineModel engineModelOf(const PassT &pass) {
+  EngineModel model;
+  model.h2dGBps = pass.h2dGBps;
+  model.d2hGBps = pass.d2hGBps;
+  model.copyLatencyUs = pass.copyLatencyUs;
+  model.defaultKernelUs = pass.defaultKernelUs;
+  model.launchUs = pass.launchUs;
+  model.eventUs = pass.eventUs;
+  model.hostSyncUs = pass.hostSyncUs;
+  model.streamCreateUs = pass.streamCreateUs;
+  return model;
+}
+
 /// What one simulated run of a function took, in us.
 struct SimulatedRun {
   double makespanUs = 0;

@@ -234,9 +234,12 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     **The depth is chosen per loop** (`pipeline-depth=0`, the default). With
     the cost model, each depth from 2 to `max-pipeline-depth` that the
     budget holds is tried: the loop is pipelined at that depth in a copy of
-    the function's body, `--overlap-copies` (its defaults, on this pass's
-    figures) schedules it, and `--vyre-simulate` (its defaults, on the same
-    figures) times it; the body is then put back. The fastest depth wins,
+    the function's body, `--overlap-copies` schedules it with this pass's
+    options of the same names (`side-streams`, `async-d2h`, ..., and the
+    cost figures: in `--vyre-to-gpu-pipeline` they are the options
+    `--overlap-copies` runs with), and `--vyre-simulate` times it on the
+    same figures (its engines and trip counts the defaults); the body is
+    then put back. The fastest depth wins,
     the shallowest where makespans are within 0.1%. A deeper pipeline pays
     where iterations differ (a branch, an inner loop whose copies share the
     copy engine), and costs a buffer, its allocation, and a longer drain
@@ -313,6 +316,43 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
            /*default=*/"10.0",
            "Kernel time the cost models assume without a vyre.cost_us "
            "attribute, us">,
+    // How --overlap-copies schedules, which the depth trials follow: in
+    // --vyre-to-gpu-pipeline, each is one option for both passes.
+    Option<"hoist", "hoist", "bool", /*default=*/"true",
+           "--overlap-copies (and the depth trials' schedules): move each "
+           "copy as early as is legal (false: convert in place)">,
+    Option<"sideStreams", "side-streams", "unsigned", /*default=*/"1",
+           "--overlap-copies (and the depth trials' schedules): side streams "
+           "to spread independent copies over (one per copy engine)">,
+    Option<"asyncD2H", "async-d2h", "bool", /*default=*/"true",
+           "--overlap-copies (and the depth trials' schedules): make "
+           "device-to-host copies asynchronous too, on streams of their own">,
+    Option<"d2hStreams", "d2h-streams", "unsigned", /*default=*/"1",
+           "--overlap-copies (and the depth trials' schedules): streams to "
+           "spread asynchronous device-to-host copies over">,
+    Option<"asyncInPlace", "async-in-place", "bool", /*default=*/"true",
+           "--overlap-copies (and the depth trials' schedules): copies left "
+           "on the main stream make the host wait only before an op that "
+           "touches their buffers">,
+    Option<"orderCopies", "order-copies", "bool", /*default=*/"true",
+           "--overlap-copies (and the depth trials' schedules): issue copies "
+           "in the order their first consumers need them">,
+    Option<"orderKernels", "order-kernels", "bool", /*default=*/"true",
+           "--overlap-copies (and the depth trials' schedules): issue copies "
+           "and kernels in critical-path order where that beats the input's">,
+    Option<"launchUs", "launch-us", "double", /*default=*/"0.85",
+           "Host time the cost models assume for a launch or a memcpy, us">,
+    Option<"eventUs", "event-us", "double", /*default=*/"1.7",
+           "Host time the cost models assume for each dependency of a join "
+           "(an event record and a stream wait), us">,
+    Option<"hostSyncUs", "host-sync-us", "double", /*default=*/"1.7",
+           "Host time the cost models assume for each host synchronization, "
+           "us">,
+    Option<"streamCreateUs", "stream-create-us", "double", /*default=*/"0.0",
+           "Host time the cost models assume for the stream a join creates, "
+           "us (0: the runtime's pools)">,
+    Option<"d2hGBps", "d2h-gbps", "double", /*default=*/"55.0",
+           "Device-to-host bandwidth the cost models assume, GB/s">,
   ];
 }
 

@@ -29,6 +29,9 @@ namespace {
 struct OverlapCopiesPass
     : public vyre::impl::OverlapCopiesPassBase<OverlapCopiesPass> {
   using Base::Base;
+  // (The options are the base's protected members.)
+  friend overlap::ScheduleOptions(
+      overlap::scheduleOptionsOf<OverlapCopiesPass>)(const OverlapCopiesPass &);
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
@@ -65,17 +68,7 @@ struct OverlapCopiesPass
         failed(diagnoseHostAccessToDeviceMemory(function)))
       return signalPassFailure();
     SlotAccessAnalysis &slots = getAnalysis<SlotAccessAnalysis>();
-    overlap::ScheduleOptions options;
-    options.hoist = hoist;
-    options.sideStreams = sideStreams;
-    options.asyncD2H = asyncD2H;
-    options.d2hStreams = d2hStreams;
-    options.asyncInPlace = asyncInPlace;
-    options.orderCopies = orderCopies;
-    options.orderKernels = orderKernels;
-    options.costs = overlap::CopyCostOptions{
-        h2dGBps,  d2hGBps, copyLatencyUs, defaultKernelUs,
-        launchUs, eventUs, hostSyncUs,    streamCreateUs};
+    overlap::ScheduleOptions options = overlap::scheduleOptionsOf(*this);
     options.costModel = costModel;
     overlap::scheduleCopies(function, slots, options);
   }

@@ -52,6 +52,10 @@ namespace {
 /// What the cost model assumes of copies and kernels.
 struct CopyTimeModel {
   double h2dGBps, copyLatencyUs, defaultKernelUs;
+  /// How the depth trials schedule and simulate: as --overlap-copies and
+  /// --vyre-simulate with the pass's options.
+  overlap::ScheduleOptions trialSchedule;
+  EngineModel trialModel;
 };
 
 /// How deep loops are pipelined.
@@ -645,19 +649,13 @@ private:
     if (failed(diagnoseVyreOpsInDeviceCode(function)) ||
         failed(diagnoseHostAccessToDeviceMemory(function)))
       return failure();
-    overlap::ScheduleOptions schedule;
-    schedule.costs.h2dGBps = costs->h2dGBps;
-    schedule.costs.copyLatencyUs = costs->copyLatencyUs;
-    schedule.costs.defaultKernelUs = costs->defaultKernelUs;
+    overlap::ScheduleOptions schedule = costs->trialSchedule;
     schedule.emitRemarks = false;
     {
       SlotAccessAnalysis slots(function);
       overlap::scheduleCopies(function, slots, schedule);
     }
-    EngineModel model;
-    model.h2dGBps = costs->h2dGBps;
-    model.copyLatencyUs = costs->copyLatencyUs;
-    model.defaultKernelUs = costs->defaultKernelUs;
+    EngineModel model = costs->trialModel;
     model.maxOps = simulatedOpsLeft;
     SlotAccessAnalysis slots(function);
     uint64_t opsRun = 0;
@@ -688,6 +686,11 @@ private:
 struct PipelineLoopsPass
     : public vyre::impl::PipelineLoopsPassBase<PipelineLoopsPass> {
   using Base::Base;
+  // (The options are the base's protected members.)
+  friend overlap::ScheduleOptions(
+      overlap::scheduleOptionsOf<PipelineLoopsPass>)(const PipelineLoopsPass &);
+  friend EngineModel(vyre::engineModelOf<PipelineLoopsPass>)(
+      const PipelineLoopsPass &);
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
@@ -695,14 +698,23 @@ struct PipelineLoopsPass
     if (failed(checkCountOption(loc, getArgument(), "max-pipeline-depth",
                                 maxPipelineDepth, 2,
                                 "the depths chosen from start at 2")) ||
-        failed(checkNumberOptions(loc, getArgument(),
-                                  {{"copy-latency-us", copyLatencyUs},
-                                   {"default-kernel-us", defaultKernelUs}},
-                                  {{"h2d-gbps", h2dGBps}})))
+        failed(checkRuntimeCostOptions(loc, getArgument(),
+                                       {h2dGBps, d2hGBps, copyLatencyUs,
+                                        defaultKernelUs, launchUs, eventUs,
+                                        hostSyncUs, streamCreateUs})) ||
+        failed(checkCountOption(loc, getArgument(), "side-streams", sideStreams,
+                                1, "copies need at least one side stream")) ||
+        (asyncD2H &&
+         failed(checkCountOption(
+             loc, getArgument(), "d2h-streams", d2hStreams, 1,
+             "asynchronous device-to-host copies (async-d2h=true) need at "
+             "least one stream"))))
       return signalPassFailure();
     std::optional<CopyTimeModel> costs;
     if (costModel)
-      costs = CopyTimeModel{h2dGBps, copyLatencyUs, defaultKernelUs};
+      costs = CopyTimeModel{h2dGBps, copyLatencyUs, defaultKernelUs,
+                            overlap::scheduleOptionsOf(*this),
+                            engineModelOf(*this)};
     DepthOptions depths{pipelineDepth, maxPipelineDepth};
     if (!LoopPipeliner(function, depths, bufferBudget, costs).run())
       markAllAnalysesPreserved();

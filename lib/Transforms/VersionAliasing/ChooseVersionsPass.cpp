@@ -44,6 +44,9 @@ std::string formatUs(double us) {
 struct ChooseVersionsPass
     : public vyre::impl::ChooseVersionsPassBase<ChooseVersionsPass> {
   using Base::Base;
+  // (The options are the base's protected members.)
+  friend EngineModel(vyre::engineModelOf<ChooseVersionsPass>)(
+      const ChooseVersionsPass &);
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -65,18 +68,7 @@ struct ChooseVersionsPass
       choose(versions);
   }
 
-  EngineModel engineModel() const {
-    EngineModel model;
-    model.h2dGBps = h2dGBps;
-    model.d2hGBps = d2hGBps;
-    model.copyLatencyUs = copyLatencyUs;
-    model.defaultKernelUs = defaultKernelUs;
-    model.launchUs = launchUs;
-    model.eventUs = eventUs;
-    model.hostSyncUs = hostSyncUs;
-    model.streamCreateUs = streamCreateUs;
-    return model;
-  }
+  EngineModel engineModel() const { return engineModelOf(*this); }
 
   /// A simulated run of `function`'s schedule, or why the simulator cannot
   /// time it.

@@ -84,6 +84,27 @@ TEST(PipelinesTest, PipelineOptionsAreThePassesOwn) {
   EXPECT_EQ(options.getOverlapCopiesPassOptions().d2hStreams, 2u);
   EXPECT_EQ(options.getVerifyGPUStreamsPassOptions().maxTraces, 7u);
   EXPECT_TRUE(options.verify);
+  // The depth trials of --vyre-pipeline-loops schedule as --overlap-copies
+  // does: the options of the same names are one option for both.
+  EXPECT_FALSE(options.getPipelineLoopsPassOptions().hoist);
+  EXPECT_EQ(options.getPipelineLoopsPassOptions().sideStreams, 3u);
+  EXPECT_EQ(options.getPipelineLoopsPassOptions().d2hStreams, 2u);
+}
+
+TEST(PipelinesTest, CostFiguresReachBothPasses) {
+  VyreToGPUPipelineOptions options;
+  ASSERT_TRUE(succeeded(options.parseFromString(
+      "launch-us=3.5 event-us=0.5 host-sync-us=2.5 d2h-gbps=20 "
+      "async-in-place=false order-kernels=false")));
+  EXPECT_EQ(options.getPipelineLoopsPassOptions().launchUs, 3.5);
+  EXPECT_EQ(options.getOverlapCopiesPassOptions().launchUs, 3.5);
+  EXPECT_EQ(options.getPipelineLoopsPassOptions().eventUs, 0.5);
+  EXPECT_EQ(options.getOverlapCopiesPassOptions().hostSyncUs, 2.5);
+  EXPECT_EQ(options.getPipelineLoopsPassOptions().hostSyncUs, 2.5);
+  EXPECT_EQ(options.getPipelineLoopsPassOptions().d2hGBps, 20.0);
+  EXPECT_FALSE(options.getPipelineLoopsPassOptions().asyncInPlace);
+  EXPECT_FALSE(options.getOverlapCopiesPassOptions().orderKernels);
+  EXPECT_FALSE(options.getPipelineLoopsPassOptions().orderKernels);
 }
 
 } // namespace

@@ -40,6 +40,24 @@ struct ScheduleOptions {
   bool emitRemarks = true;
 };
 
+/// The options of a pass that has --overlap-copies' options of the same
+/// names (--overlap-copies, and --vyre-pipeline-loops for its depth
+/// trials): all but `costModel` and `emitRemarks`.
+template <typename PassT> ScheduleOptions scheduleOptionsOf(const PassT &pass) {
+  ScheduleOptions options;
+  options.hoist = pass.hoist;
+  options.sideStreams = pass.sideStreams;
+  options.asyncD2H = pass.asyncD2H;
+  options.d2hStreams = pass.d2hStreams;
+  options.asyncInPlace = pass.asyncInPlace;
+  options.orderCopies = pass.orderCopies;
+  options.orderKernels = pass.orderKernels;
+  options.costs = CopyCostOptions{
+      pass.h2dGBps,  pass.d2hGBps, pass.copyLatencyUs, pass.defaultKernelUs,
+      pass.launchUs, pass.eventUs, pass.hostSyncUs,    pass.streamCreateUs};
+  return options;
+}
+
 /// Schedules the copies of `function`, a sequential vyre function with
 /// copies whose device code was checked, as --overlap-copies does. `slots`
 /// must describe `function`; it stays valid (the steps move and replace
