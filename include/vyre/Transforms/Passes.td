@@ -244,7 +244,10 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     where iterations differ (a branch, an inner loop whose copies share the
     copy engine), and costs a buffer, its allocation, and a longer drain
     where the copies are long. Loops are chosen for innermost first, each
-    with the depths chosen inside it. A loop of unknown trip count (and
+    with the depths chosen inside it, and with the loop around it (where
+    its own trip count is known) pipelined at depth 2 in its trials, as
+    this pass will by default once it gets there: a deeper inner loop may
+    pay only once the loop around it is pipelined. A loop of unknown trip count (and
     constant lower bound and step) is tried with 16 iterations. Depth 2 is
     taken without trials where the simulator cannot time or compare the
     depths (dynamic sizes; a loop of unknown trip count elsewhere, which it

@@ -536,9 +536,12 @@ private:
     trialOpsLeft -= needed;
     SmallVector<SimulatedRun> runs;
     std::string whyNot;
+    unsigned aroundPipelinedRuns = 0;
     for (unsigned depth = 2; depth <= deepest; ++depth) {
-      FailureOr<SimulatedRun> run =
-          simulateAtDepth(loop, before, hoisted, depth, whyNot);
+      bool aroundPipelined = false;
+      FailureOr<SimulatedRun> run = simulateAtDepth(
+          loop, before, hoisted, depth, whyNot, aroundPipelined);
+      aroundPipelinedRuns += aroundPipelined;
       if (failed(run)) {
         choice = "; depth 2: the simulator cannot time depth " +
                  std::to_string(depth) + " (" + whyNot + ")";
@@ -572,9 +575,15 @@ private:
     for (auto [index, run] : llvm::enumerate(runs))
       os << (index ? ", " : "") << llvm::format("%.1f", run.makespanUs)
          << " us at depth " << index + 2;
+    std::string around;
+    if (aroundPipelinedRuns == runs.size())
+      around = ", the loop around it pipelined at depth 2";
+    else if (aroundPipelinedRuns != 0)
+      around = ", the loop around it pipelined at depth 2 where it fits";
     choice = "; depth " + std::to_string(best + 2) +
              " is the fastest of depths 2 to " + std::to_string(deepest) +
-             budget + " once scheduled and simulated (" + times + ")";
+             budget + " once scheduled and simulated" + around + " (" + times +
+             ")";
     return best + 2;
   }
 
@@ -586,7 +595,8 @@ private:
   /// fails, `whyNot` says why.
   FailureOr<SimulatedRun> simulateAtDepth(scf::ForOp loop, Operation *before,
                                           ArrayRef<CopyH2DOp> hoisted,
-                                          unsigned depth, std::string &whyNot) {
+                                          unsigned depth, std::string &whyNot,
+                                          bool &aroundPipelined) {
     // What the trial reports is its own: kept from the diagnostics of other
     // functions, which other threads may be emitting meanwhile.
     std::thread::id self = std::this_thread::get_id();
@@ -612,21 +622,20 @@ private:
     for (CopyH2DOp copy : hoisted)
       trialHoisted.push_back(
           cast<CopyH2DOp>(mapping.lookup(copy.getOperation())));
-    // A loop of unknown trip count is pipelined into several loops, which
-    // the simulator each runs default-trip-count times: a different amount
-    // of work at each depth. The trial gives it kTrialTripCount iterations.
-    if (!trialLoop.getStaticTripCount()) {
-      std::optional<int64_t> lower =
-          getConstantIntValue(trialLoop.getLowerBound());
-      std::optional<int64_t> step = getConstantIntValue(trialLoop.getStep());
-      if (!lower || !step || *step <= 0) {
-        whyNot = "its trip count is not known, nor its lower bound and step";
-        return failure();
-      }
-      OpBuilder builder(trialLoop);
-      trialLoop.setUpperBound(arith::ConstantIndexOp::create(
-          builder, trialLoop.getLoc(), *lower + *step * kTrialTripCount));
+    // The loop around it, which the trial pipelines as the pass will by
+    // default once it gets there; taken before the rewrite, which may
+    // replace it. Not where the trial sets the loop's trip count: the pass
+    // writes a loop of unknown trip count out under a guard, which the loop
+    // around treats otherwise.
+    auto around = trialLoop->getParentOfType<scf::ForOp>();
+    if (around && (getPipelinedPosition(around.getLoc()) ||
+                   !trialLoop.getStaticTripCount()))
+      around = nullptr;
+    if (!giveTrialTripCount(trialLoop)) {
+      whyNot = "its trip count is not known, nor its lower bound and step";
+      return failure();
     }
+    uint64_t extraBytes = 0;
     Block *block = trialLoop->getBlock();
     Block::iterator last = std::next(trialLoop->getIterator());
     Location loopLoc = trialLoop.getLoc();
@@ -643,9 +652,13 @@ private:
                  " iterations is not pipelined alike";
         return failure();
       }
+      for (const RotatedBuffer &rotated : analysis.rotated)
+        extraBytes += (depth - 1) * rotated.bytes;
       emitPipelinedLoop(trialLoop, analysis, depth);
     }
     finishRewrite(block, trialBefore, last, loopLoc);
+    aroundPipelined = around && extraBytes <= budgetLeft &&
+                      pipelineAroundForTrial(around, budgetLeft - extraBytes);
     if (failed(diagnoseVyreOpsInDeviceCode(function)) ||
         failed(diagnoseHostAccessToDeviceMemory(function)))
       return failure();
@@ -668,6 +681,67 @@ private:
                " the trials may simulate per function, loop iterations "
                "included";
     return run;
+  }
+
+  /// A loop of unknown trip count is pipelined into several loops, which
+  /// the simulator each runs default-trip-count times: a different amount
+  /// of work at each depth. A trial gives such a loop kTrialTripCount
+  /// iterations; false where its lower bound or step is not known either.
+  static bool giveTrialTripCount(scf::ForOp loop) {
+    if (loop.getStaticTripCount())
+      return true;
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!lower || !step || *step <= 0)
+      return false;
+    OpBuilder builder(loop);
+    loop.setUpperBound(arith::ConstantIndexOp::create(
+        builder, loop.getLoc(), *lower + *step * kTrialTripCount));
+    return true;
+  }
+
+  /// In a trial, after the loop tried was pipelined in it, pipelines
+  /// `around`, the loop around that one, as the pass will once it gets
+  /// there by default: its invariant copies moved out, then depth 2, where
+  /// the same checks pass (a loop that can be pipelined and moves a copy,
+  /// within `budget` bytes and the growth limit). Returns whether it was
+  /// pipelined. The depth of a loop in a nest changes what is in flight
+  /// where the loop around it starts its next iteration; tried alone, a
+  /// depth may lose that pays once the loop around is pipelined.
+  bool pipelineAroundForTrial(scf::ForOp around, uint64_t budget) {
+    Block *block = around->getBlock();
+    Operation *before = around->getIterator() == block->begin()
+                            ? nullptr
+                            : around->getPrevNode();
+    Block::iterator last = std::next(around->getIterator());
+    Location loc = around.getLoc();
+    FunctionAnalyses trial(function);
+    SmallVector<CopyH2DOp> hoisted = hoistInvariantCopies(
+        around, trial.slots, *trial.hostAliasing, trial.footprints);
+    if (!hoisted.empty())
+      trial.positions.renumber(
+          block, before ? std::next(before->getIterator()) : block->begin(),
+          around->getIterator());
+    LoopPrefetchAnalysis analysis =
+        analyzeLoopPrefetch(around, trial.slots, *trial.hostAliasing,
+                            trial.positions, trial.footprints);
+    bool pipelines = analysis.loopReason.empty() && !analysis.rotated.empty();
+    if (pipelines) {
+      keepHiddenFillsInPlace(around, analysis, hoisted);
+      uint64_t bytes = 0;
+      for (const RotatedBuffer &rotated : analysis.rotated)
+        bytes += rotated.bytes;
+      uint64_t bodyOps = 0;
+      around.getBody()->walk([&](Operation *) { ++bodyOps; });
+      pipelines = !analysis.rotated.empty() && movesACopy(analysis) &&
+                  bytes <= budget &&
+                  trial.numOps + opsWrittenOut(bodyOps, 2) <= maxFunctionOps();
+    }
+    if (pipelines)
+      emitPipelinedLoop(around, analysis, 2);
+    if (pipelines || !hoisted.empty())
+      finishRewrite(block, before, last, loc);
+    return pipelines;
   }
 
   func::FuncOp function;
