@@ -5,8 +5,9 @@
 
 // Tests the referees on a nest of 20 loops, each level with a copy and a
 // launch, through the default passes: --vyre-pipeline-loops pipelines the
-// loops (162 of them come out), --overlap-copies makes the copies async,
-// and the schedule referee checks the result at once: it holds two
+// loops (198 of them come out: two loops whose copies moved out have their
+// first iteration, inner loops included, written out in front of them),
+// --overlap-copies makes the copies async, and the schedule referee checks the result at once: it holds two
 // iterations of each loop and one of each loop nested in a second
 // iteration, where two of every loop would be 2^20 bodies. At the gpu
 // level, where the lowering chains every loop with an event it makes anew

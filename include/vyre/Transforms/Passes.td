@@ -188,8 +188,15 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     1. **Invariant copies leave the loop.** A `vyre.copy_h2d` whose source and
        destination are defined outside the loop, where nothing in the loop
        writes either (or reads the destination before the copy), moves in
-       front of the loop, under `scf.if` when the loop may run zero times and
-       the destination is used after it.
+       front of the loop; where the loop may run zero times, only if nothing
+       after the loop uses the destination and its source is a fixed part
+       of an argument or of a host buffer freed after the loop. A loop not
+       pipelined then, of a constant trip count of at least 1 and without
+       iter_args, whose body's first op with device work is a launch or copy
+       that does not use the destination of some copy moved out, has its
+       first iteration written out in front of it (within the growth limit
+       below): its kernels then wait only for the copies they use, where no
+       token crosses into the loop's body.
     2. **Copies are issued early into rotating buffers.** A copy that fills a
        whole `vyre.alloc` buffer A at the start of every iteration (nothing in
        the body touches A before it, nothing after the loop reads A) is issued

@@ -5,7 +5,10 @@
 // shape --overlap-copies can overlap across loop iterations:
 //
 //  - a copy every iteration repeats unchanged leaves the loop
-//    (HoistInvariantCopies.cpp);
+//    (HoistInvariantCopies.cpp), and where the loop is not pipelined its
+//    first iteration may be written out in front of it, so that each of
+//    its kernels waits only for the copies moved out that it uses
+//    (PeelFirstIteration.cpp);
 //  - a copy that fills a buffer each iteration is issued `depth - 1`
 //    iterations early, into one of `depth` rotating buffers
 //    (PrefetchLegality.cpp decides which, PipelinedLoopEmitter.cpp rewrites).
@@ -171,6 +174,20 @@ SmallVector<CopyH2DOp> hoistInvariantCopies(scf::ForOp loop,
                                             const SlotAccessAnalysis &slots,
                                             HostBufferAliasing &hostAliasing,
                                             OpFootprintCache &footprints);
+
+/// Whether writing `loop`'s first iteration out in front of it lets the
+/// kernels of that iteration wait for fewer of the copies `hoisted` out of
+/// it: its trip count is a constant of at least 1, it carries no values,
+/// and the first op of its body with device work is a launch or copy that
+/// does not use the destination of one of them (PeelFirstIteration.cpp).
+bool peelingFirstIterationPays(scf::ForOp loop, ArrayRef<CopyH2DOp> hoisted,
+                               const SlotAccessAnalysis &slots);
+
+/// Writes `loop`'s first iteration out in front of it and starts the loop
+/// one step later, or erases the loop where that was its only iteration.
+/// `loop` has a constant trip count of at least 1 and no iter_args. The
+/// caller tags what it emitted.
+void peelFirstIteration(scf::ForOp loop);
 
 //===----------------------------------------------------------------------===//
 // Where a buffer's uses outside a loop run (UsesAroundLoop.cpp)

@@ -173,9 +173,35 @@ private:
                      tryPipelining(loop, before, hoisted);
     if (hoisted.empty() && !pipelined)
       return false;
+    if (!pipelined)
+      tryPeelingFirstIteration(loop, hoisted);
     finishRewrite(block, before, last, loopLoc);
     analyses->update(scope);
     return true;
+  }
+
+  /// Writes the first iteration of `loop`, not pipelined, out in front of
+  /// it where that lets its kernels wait for fewer of the copies `hoisted`
+  /// out of it, within the growth limit (PeelFirstIteration.cpp).
+  void tryPeelingFirstIteration(scf::ForOp loop, ArrayRef<CopyH2DOp> hoisted) {
+    if (!peelingFirstIterationPays(loop, hoisted, analyses->slots))
+      return;
+    uint64_t bodyOps = 0;
+    loop.getBody()->walk([&](Operation *) { ++bodyOps; });
+    Location loc = loop.getLoc();
+    if (analyses->numOps + bodyOps > maxFunctionOps()) {
+      remark::missed(vyre::getSourceLocation(loc),
+                     options("FirstIterationNotPeeled"))
+          << "first iteration not written out in front of the loop: its "
+             "body of " +
+                 std::to_string(bodyOps) + " ops would pass " + growthLimit();
+      return;
+    }
+    peelFirstIteration(loop);
+    remark::passed(vyre::getSourceLocation(loc),
+                   options("FirstIterationPeeled"))
+        << "first iteration written out in front of the loop: its kernels "
+           "wait only for the copies moved out of the loop that they use";
   }
 
   /// Erases what the rewrite of a loop at `loopLoc` left dead, and tags the
