@@ -36,7 +36,10 @@ void AccessSummary::addWrite(unsigned slot) { insertSorted(writeSlots, slot); }
 
 /// Adds the sorted, unique `other` to the sorted, unique `set`: in place
 /// when `other` is a few slots or all after `set`'s, else by one linear
-/// merge (inserting each of many slots would shift `set` for each).
+/// merge (inserting each of many slots would shift `set` for each). A large
+/// `set` that grows by a few slots at a time (what the main stream still
+/// runs, merged op by op) gets only the slots it lacks, each found by binary
+/// search, and is not copied where it has them all.
 static void mergeSorted(llvm::SmallVectorImpl<unsigned> &set,
                         llvm::ArrayRef<unsigned> other) {
   if (other.empty())
@@ -45,7 +48,8 @@ static void mergeSorted(llvm::SmallVectorImpl<unsigned> &set,
     set.append(other.begin(), other.end());
     return;
   }
-  if (other.size() <= 2) {
+  constexpr size_t kFewSlots = 16;
+  if (other.size() <= kFewSlots) {
     for (unsigned slot : other)
       insertSorted(set, slot);
     return;

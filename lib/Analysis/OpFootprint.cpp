@@ -264,18 +264,34 @@ static bool rootsMayOverlap(const llvm::SetVector<Value> &lhs,
   return false;
 }
 
+/// Whether a slot one of `small` and `large` writes, the other may access:
+/// looked up slot by slot from the smaller one, so that checking an op
+/// against what many ops touch (all the loops left running, say) costs the
+/// op's slots, not theirs.
+static bool slotsMayConflict(const AccessSummary &small,
+                             const AccessSummary &large) {
+  for (unsigned slot : small.getWrites())
+    if (large.mayAccess(slot))
+      return true;
+  for (unsigned slot : small.getReads())
+    if (large.mayWrite(slot))
+      return true;
+  return false;
+}
+
+static size_t numSlots(const AccessSummary &summary) {
+  return summary.getReads().size() + summary.getWrites().size();
+}
+
 bool vyre::sidesMayConflict(const SideAccess &lhs, const SideAccess &rhs,
                             HostBufferAliasing &aliasing) {
   if (lhs.slots.isUnknown() || rhs.slots.isUnknown()) {
     if (!lhs.slots.isEmpty() && !rhs.slots.isEmpty())
       return true;
-  } else {
-    for (unsigned slot : lhs.slots.getWrites())
-      if (rhs.slots.mayAccess(slot))
-        return true;
-    for (unsigned slot : rhs.slots.getWrites())
-      if (lhs.slots.mayAccess(slot))
-        return true;
+  } else if (numSlots(lhs.slots) <= numSlots(rhs.slots)
+                 ? slotsMayConflict(lhs.slots, rhs.slots)
+                 : slotsMayConflict(rhs.slots, lhs.slots)) {
+    return true;
   }
   if ((lhs.anyHostWrite && (rhs.mayReadHost() || rhs.mayWriteHost())) ||
       (rhs.anyHostWrite && (lhs.mayReadHost() || lhs.mayWriteHost())) ||

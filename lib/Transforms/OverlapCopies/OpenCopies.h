@@ -12,6 +12,8 @@
 #include "vyre/Analysis/OpFootprint.h"
 #include "vyre/Transforms/OverlapCopies/CopyPlan.h"
 
+#include "MainStreamInFlight.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -73,8 +75,8 @@ public:
   /// Every copy of the block, in order.
   SmallVector<PlannedCopy *> all;
   /// Slots that main-stream work since the host last waited for the main
-  /// stream may still be touching.
-  AccessSummary mainInFlight;
+  /// stream may still be touching (the blocks around included).
+  MainStreamInFlight mainInFlight;
   /// What the device-only loops since then, whose copies the main stream
   /// has joined and the host has not, may touch (their device side, host
   /// buffers included): a host op that may touch any of it first waits for

@@ -34,7 +34,7 @@ public:
   explicit OrderingPlanner(PlanContext &context)
       : context(context), plan(context.plan), slots(context.slots) {}
 
-  unsigned planBlock(Block &block, const AccessSummary &inFlight,
+  unsigned planBlock(Block &block, const MainStreamInFlight &inFlight,
                      const OpenCopies *parent);
 
 private:
@@ -102,7 +102,8 @@ static bool loopsMayConflict(const SideAccess &access, const OpenCopies &open);
 
 /// Plans the waits of `block`; returns how many kernels its calls and
 /// written launches (and those of the blocks nested in it) count for.
-unsigned OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
+unsigned OrderingPlanner::planBlock(Block &block,
+                                    const MainStreamInFlight &inFlight,
                                     const OpenCopies *parent) {
   OpenCopies open(context.hostAliasing);
   open.mainInFlight = inFlight;
@@ -137,8 +138,8 @@ unsigned OrderingPlanner::planBlock(Block &block, const AccessSummary &inFlight,
     bool hostWaitsAfterOp = false;
     unsigned nestedCallKernels = 0;
     if (op.getNumRegions() != 0 && !hasDeviceCodeRegions(&op)) {
-      AccessSummary nestedInFlight = open.mainInFlight;
-      nestedInFlight.merge(mainStreamSlots(&op));
+      MainStreamInFlight nestedInFlight(&open.mainInFlight,
+                                        mainStreamSlots(&op));
       size_t insertionsBefore = plan.insertions.size();
       for (Region &region : op.getRegions())
         for (Block &nested : region)
@@ -363,7 +364,7 @@ static bool loopsMayConflict(const SideAccess &access, const OpenCopies &open) {
 /// that may conflict with what a device-only loop left running touches.
 static bool touchesMainWork(const OpFootprint &footprint,
                             const OpenCopies &open) {
-  const AccessSummary &mainInFlight = open.mainInFlight;
+  const MainStreamInFlight &mainInFlight = open.mainInFlight;
   if (mainInFlight.isEmpty() && !hasLoopsRunning(open))
     return false;
   auto busy = [&](unsigned slot) { return mainInFlight.mayAccess(slot); };
@@ -514,7 +515,7 @@ void OrderingPlanner::planMainStreamSync(Block *block, Operation *before,
 /// The host waits for the main stream (`hostWaits`), or is planned as if it
 /// did (a copy left in place that async-in-place will make asynchronous).
 void OrderingPlanner::mainStreamDone(OpenCopies &open, bool hostWaits) {
-  open.mainInFlight = AccessSummary();
+  open.mainInFlight.clear();
   open.loopsInFlight = SideAccess();
   if (hostWaits)
     hostWaitedForKernels(open, open.kernels);
@@ -739,7 +740,8 @@ void overlap::planOrdering(PlanContext &context) {
   // A block after the entry block may start with the main stream busy.
   for (Block &block : context.plan.function.getFunctionBody())
     planner.planBlock(block,
-                      block.isEntryBlock() ? AccessSummary()
-                                           : AccessSummary::unknown(),
+                      MainStreamInFlight(block.isEntryBlock()
+                                             ? AccessSummary()
+                                             : AccessSummary::unknown()),
                       /*parent=*/nullptr);
 }
