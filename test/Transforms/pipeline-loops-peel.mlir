@@ -19,18 +19,21 @@
 // RUN: cat %t.input5 %t.lowered5 | FileCheck %s --check-prefix=VALUES
 
 // Tests that --vyre-pipeline-loops writes the first iteration of a loop out
-// in front of it where copies moved out of the loop would otherwise all be
-// waited for where it starts (no token crosses into a loop body), while its
-// first kernel needs only some of them.
+// in front of it where copies in front of it (moved out of it, or the fills
+// of a pipelined loop's next iteration) would otherwise all be waited for
+// where it starts (no token crosses into a loop body), while its first
+// kernel needs only some of them.
 
 // VALUES: remark: digest [[A:0x[0-9a-f]+]]
 // VALUES: remark: digest [[B:0x[0-9a-f]+]]
 // VALUES: remark: digest [[C:0x[0-9a-f]+]]
 // VALUES: remark: digest [[D:0x[0-9a-f]+]]
+// VALUES: remark: digest [[E:0x[0-9a-f]+]]
 // VALUES: remark: digest [[A]]
 // VALUES: remark: digest [[B]]
 // VALUES: remark: digest [[C]]
 // VALUES: remark: digest [[D]]
+// VALUES: remark: digest [[E]]
 
 gpu.module @k {
   gpu.func @acc(%x: memref<1024xf32>, %acc: memref<16xf32>) kernel {
@@ -79,7 +82,7 @@ func.func @double_buffered(%tile_a: memref<1024xf32> {vyre.pinned, llvm.noalias}
   %b = vyre.alloc : memref<1024xf32>
   %acc = vyre.alloc : memref<16xf32>
   vyre.copy_h2d %out to %acc : memref<16xf32> to memref<16xf32>
-  // expected-remark @below {{first iteration written out in front of the loop: its kernels wait only for the copies moved out of the loop that they use}}
+  // expected-remark @below {{first iteration written out in front of the loop: its kernels wait only for the copies in front of the loop that they use}}
   scf.for %i = %c0 to %c8 step %c1 {
     // expected-remark @below {{copy into slot 3 writes the same bytes every iteration: moved out of the loop}}
     vyre.copy_h2d %tile_a to %a : memref<1024xf32> to memref<1024xf32>
@@ -221,6 +224,67 @@ func.func @trip_count_unknown(%tile_a: memref<1024xf32> {vyre.pinned, llvm.noali
   vyre.copy_d2h %acc to %out : memref<16xf32> to memref<16xf32>
   vyre.dealloc %a : memref<1024xf32>
   vyre.dealloc %b : memref<1024xf32>
+  vyre.dealloc %acc : memref<16xf32>
+  return
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @acc(%x: memref<65536xf32>, %acc: memref<16xf32>) kernel {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<65536xf32>
+    %a = memref.load %acc[%i] : memref<16xf32>
+    %s = arith.addf %a, %v : f32
+    memref.store %s, %acc[%i] : memref<16xf32>
+    gpu.return
+  }
+}
+
+// A pipelined loop of two fills per iteration, each read by one of the two
+// kernels (a layer's attention and MLP weights): the fills of its second
+// iteration are issued in front of the loop that runs the iterations after
+// the first, whose first kernel reads one of them. That loop's first
+// iteration is written out too, so that its second kernel alone waits for
+// the second fill.
+// CHECK-LABEL: func.func @two_fills
+// CHECK: scf.for
+// SCHED-LABEL: func.func @two_fills
+// SCHED: vyre.dispatch {{.*}} {vyre.cost_us = 1.000000e+01 : f64}
+// SCHED: %[[WA:.+]] = vyre.copy_h2d_async %{{.+}} to %[[A1:[0-9]+]] on stream 1
+// SCHED-NEXT: memref.subview
+// SCHED-NEXT: %[[WB:.+]] = vyre.copy_h2d_async %{{.+}} to %[[B1:[0-9]+]] on stream 1
+// SCHED: vyre.wait %[[WA]]
+// SCHED-NEXT: vyre.dispatch {{.*}} args(%[[A1]],
+// SCHED-NEXT: vyre.record
+// SCHED-NEXT: vyre.wait %[[WB]]
+// SCHED-NEXT: vyre.dispatch {{.*}} args(%[[B1]],
+// SCHED: scf.for
+func.func @two_fills(%first: memref<8x65536xf32> {vyre.pinned, llvm.noalias},
+                     %second: memref<8x65536xf32> {vyre.pinned, llvm.noalias},
+                     %out: memref<16xf32> {vyre.pinned, llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = vyre.alloc : memref<65536xf32>
+  %b = vyre.alloc : memref<65536xf32>
+  %acc = vyre.alloc : memref<16xf32>
+  vyre.copy_h2d %out to %acc : memref<16xf32> to memref<16xf32>
+  // expected-remark @below {{loop pipelined at depth}}
+  // expected-remark @below {{first iteration written out in front of the loop: its kernels wait only for the copies in front of the loop that they use}}
+  scf.for %i = %c0 to %c8 step %c1 {
+    %ra = memref.subview %first[%i, 0] [1, 65536] [1, 1] : memref<8x65536xf32> to memref<65536xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %ra to %a : memref<65536xf32, strided<[1], offset: ?>> to memref<65536xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%a, %acc : memref<65536xf32>, memref<16xf32>) access [read, readwrite] {vyre.cost_us = 5.0}
+    %rb = memref.subview %second[%i, 0] [1, 65536] [1, 1] : memref<8x65536xf32> to memref<65536xf32, strided<[1], offset: ?>>
+    vyre.copy_h2d %rb to %b : memref<65536xf32, strided<[1], offset: ?>> to memref<65536xf32>
+    vyre.dispatch @k::@acc blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1)
+        args(%b, %acc : memref<65536xf32>, memref<16xf32>) access [read, readwrite] {vyre.cost_us = 10.0}
+  }
+  vyre.copy_d2h %acc to %out : memref<16xf32> to memref<16xf32>
+  vyre.dealloc %a : memref<65536xf32>
+  vyre.dealloc %b : memref<65536xf32>
   vyre.dealloc %acc : memref<16xf32>
   return
 }

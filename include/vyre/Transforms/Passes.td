@@ -190,13 +190,7 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
        writes either (or reads the destination before the copy), moves in
        front of the loop; where the loop may run zero times, only if nothing
        after the loop uses the destination and its source is a fixed part
-       of an argument or of a host buffer freed after the loop. A loop not
-       pipelined then, of a constant trip count of at least 1 and without
-       iter_args, whose body's first op with device work is a launch or copy
-       that does not use the destination of some copy moved out, has its
-       first iteration written out in front of it (within the growth limit
-       below): its kernels then wait only for the copies they use, where no
-       token crosses into the loop's body.
+       of an argument or of a host buffer freed after the loop.
     2. **Copies are issued early into rotating buffers.** A copy that fills a
        whole `vyre.alloc` buffer A at the start of every iteration (nothing in
        the body touches A before it, nothing after the loop reads A) is issued
@@ -218,6 +212,16 @@ def PipelineLoopsPass : Pass<"vyre-pipeline-loops", "::mlir::func::FuncOp"> {
     `pipeline-depth` times, the last iterations, and the remainder of the
     trip count modulo the depth as written (under one `scf.if` and in one
     `scf.for` when the trip count is not a constant).
+
+    No token crosses into a loop's body, so copies in flight where a loop
+    starts are all waited for there. Where copies run right in front of a
+    loop (those moved out of a loop not pipelined, or the prologue's fills
+    in front of the unrolled loop) and the first op of its body with device
+    work is a launch or copy that does not use the destination of one of
+    them, the loop's first iteration is written out in front of it, so
+    that each of its kernels waits only for the copies it uses: for a
+    constant trip count of at least 1, no iter_args, a body that does not
+    branch around device work, and within the growth limit below.
 
     With `cost-model` (the default), a copy that the kernels of the body
     before its first use hide is left in its iteration: the copies issued

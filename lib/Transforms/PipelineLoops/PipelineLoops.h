@@ -5,13 +5,15 @@
 // shape --overlap-copies can overlap across loop iterations:
 //
 //  - a copy every iteration repeats unchanged leaves the loop
-//    (HoistInvariantCopies.cpp), and where the loop is not pipelined its
-//    first iteration may be written out in front of it, so that each of
-//    its kernels waits only for the copies moved out that it uses
-//    (PeelFirstIteration.cpp);
+//    (HoistInvariantCopies.cpp);
 //  - a copy that fills a buffer each iteration is issued `depth - 1`
 //    iterations early, into one of `depth` rotating buffers
-//    (PrefetchLegality.cpp decides which, PipelinedLoopEmitter.cpp rewrites).
+//    (PrefetchLegality.cpp decides which, PipelinedLoopEmitter.cpp rewrites);
+//  - where copies run in front of a loop (those moved out of it, or the
+//    fills a pipelined loop issues before its steady-state loop) and its
+//    first kernel needs only some of them, its first iteration is written
+//    out in front of it, so that each of its kernels waits only for the
+//    copies it uses (PeelFirstIteration.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,13 +177,16 @@ SmallVector<CopyH2DOp> hoistInvariantCopies(scf::ForOp loop,
                                             HostBufferAliasing &hostAliasing,
                                             OpFootprintCache &footprints);
 
-/// Whether writing `loop`'s first iteration out in front of it lets the
-/// kernels of that iteration wait for fewer of the copies `hoisted` out of
-/// it: its trip count is a constant of at least 1, it carries no values,
-/// and the first op of its body with device work is a launch or copy that
-/// does not use the destination of one of them (PeelFirstIteration.cpp).
-bool peelingFirstIterationPays(scf::ForOp loop, ArrayRef<CopyH2DOp> hoisted,
-                               const SlotAccessAnalysis &slots);
+/// The copies right in front of `loop` in its block (only ops without
+/// effects between them and it), nearest first.
+SmallVector<CopyH2DOp> copiesInFrontOf(scf::ForOp loop);
+
+/// Whether writing `loop`'s first iteration out in front of it lets the ops
+/// of that iteration wait for fewer of the copies in front of it: its trip
+/// count is a constant of at least 1, it carries no values, and the first
+/// op of its body with device work is a launch or copy that does not use
+/// the destination of one of them (PeelFirstIteration.cpp).
+bool peelingFirstIterationPays(scf::ForOp loop);
 
 /// Writes `loop`'s first iteration out in front of it and starts the loop
 /// one step later, or erases the loop where that was its only iteration.

@@ -173,35 +173,61 @@ private:
                      tryPipelining(loop, before, hoisted);
     if (hoisted.empty() && !pipelined)
       return false;
-    if (!pipelined)
-      tryPeelingFirstIteration(loop, hoisted);
+    if (pipelined)
+      peelSteadyStateLoop(block, before, last, /*remarks=*/true);
+    else
+      tryPeelingFirstIteration(loop, /*extraOps=*/0, /*remarks=*/true);
     finishRewrite(block, before, last, loopLoc);
     analyses->update(scope);
     return true;
   }
 
-  /// Writes the first iteration of `loop`, not pipelined, out in front of
-  /// it where that lets its kernels wait for fewer of the copies `hoisted`
-  /// out of it, within the growth limit (PeelFirstIteration.cpp).
-  void tryPeelingFirstIteration(scf::ForOp loop, ArrayRef<CopyH2DOp> hoisted) {
-    if (!peelingFirstIterationPays(loop, hoisted, analyses->slots))
+  /// Writes the first iteration of `loop` out in front of it where that
+  /// lets its kernels wait for fewer of the copies in front of it, within
+  /// the growth limit, the function having grown by `extraOps` since the
+  /// analyses counted it (PeelFirstIteration.cpp). With `remarks`, says so.
+  void tryPeelingFirstIteration(scf::ForOp loop, uint64_t extraOps,
+                                bool remarks) {
+    if (!peelingFirstIterationPays(loop))
       return;
     uint64_t bodyOps = 0;
     loop.getBody()->walk([&](Operation *) { ++bodyOps; });
     Location loc = loop.getLoc();
-    if (analyses->numOps + bodyOps > maxFunctionOps()) {
-      remark::missed(vyre::getSourceLocation(loc),
-                     options("FirstIterationNotPeeled"))
-          << "first iteration not written out in front of the loop: its "
-             "body of " +
-                 std::to_string(bodyOps) + " ops would pass " + growthLimit();
+    if (analyses->numOps + extraOps + bodyOps > maxFunctionOps()) {
+      if (remarks)
+        remark::missed(vyre::getSourceLocation(loc),
+                       options("FirstIterationNotPeeled"))
+            << "first iteration not written out in front of the loop: its "
+               "body of " +
+                   std::to_string(bodyOps) + " ops would pass " + growthLimit();
       return;
     }
     peelFirstIteration(loop);
-    remark::passed(vyre::getSourceLocation(loc),
-                   options("FirstIterationPeeled"))
-        << "first iteration written out in front of the loop: its kernels "
-           "wait only for the copies moved out of the loop that they use";
+    if (remarks)
+      remark::passed(vyre::getSourceLocation(loc),
+                     options("FirstIterationPeeled"))
+          << "first iteration written out in front of the loop: its kernels "
+             "wait only for the copies in front of the loop that they use";
+  }
+
+  /// After a loop was pipelined in place of the ops from after `before`
+  /// (from the start of `block` without it) up to `last`: the first
+  /// iteration of the steady-state loop it wrote out, whose fills for its
+  /// first iteration are issued right in front of it, written out in front
+  /// of it where that pays (tryPeelingFirstIteration).
+  void peelSteadyStateLoop(Block *block, Operation *before,
+                           Block::iterator last, bool remarks) {
+    Block::iterator first =
+        before ? std::next(before->getIterator()) : block->begin();
+    scf::ForOp steady;
+    uint64_t emittedOps = 0;
+    for (Operation &op : llvm::make_range(first, last)) {
+      if (!steady)
+        steady = dyn_cast<scf::ForOp>(op);
+      op.walk([&](Operation *) { ++emittedOps; });
+    }
+    if (steady)
+      tryPeelingFirstIteration(steady, emittedOps, remarks);
   }
 
   /// Erases what the rewrite of a loop at `loopLoc` left dead, and tags the
@@ -682,6 +708,7 @@ private:
         extraBytes += (depth - 1) * rotated.bytes;
       emitPipelinedLoop(trialLoop, analysis, depth);
     }
+    peelSteadyStateLoop(block, trialBefore, last, /*remarks=*/false);
     finishRewrite(block, trialBefore, last, loopLoc);
     aroundPipelined = around && extraBytes <= budgetLeft &&
                       pipelineAroundForTrial(around, budgetLeft - extraBytes);
@@ -763,8 +790,12 @@ private:
                   bytes <= budget &&
                   trial.numOps + opsWrittenOut(bodyOps, 2) <= maxFunctionOps();
     }
-    if (pipelines)
+    if (pipelines) {
       emitPipelinedLoop(around, analysis, 2);
+      peelSteadyStateLoop(block, before, last, /*remarks=*/false);
+    } else if (!hoisted.empty()) {
+      tryPeelingFirstIteration(around, /*extraOps=*/0, /*remarks=*/false);
+    }
     if (pipelines || !hoisted.empty())
       finishRewrite(block, before, last, loc);
     return pipelines;
