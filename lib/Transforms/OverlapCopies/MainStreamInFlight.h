@@ -1,5 +1,4 @@
-//===- MainStreamInFlight.h - What the main stream may still touch -*- C++
-//-*-===//
+//===- MainStreamInFlight.h - What the main stream may touch ----*- C++ -*-===//
 //
 // The slots that main-stream work issued since the host last waited for the
 // main stream may still be touching, while the ordering step walks a block:

@@ -1,5 +1,4 @@
-//===- PeelFirstIteration.cpp - A loop's first iteration in front -*- C++
-//-*-===//
+//===- PeelFirstIteration.cpp - First iterations in front -------*- C++ -*-===//
 //
 // The copies issued right in front of a loop (those moved out of it by
 // HoistInvariantCopies.cpp, or the fills of a pipelined loop's second
