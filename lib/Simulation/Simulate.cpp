@@ -146,7 +146,10 @@ public:
   FailureOr<SimulatedRun> simulate() {
     if (failed(runRegion(function.getBody())))
       return failure();
-    // The return waits for the tail of every stream the function used.
+    // The return waits for the tail of every stream the function used; the
+    // first of those synchronizations finds the device done.
+    if (!streamFree.empty())
+      idleForHostUs += model.hostSyncUs;
     hostWaits(allStreamsFree(), streamFree.size());
     if (syncsOverflowed)
       return emitErrorAt(function)
@@ -156,8 +159,12 @@ public:
     result.makespanUs = std::max(host, lastDeviceEnd);
     result.deviceTimeUs = sumH2D + sumD2H + sumKernels;
     engineBound = boundByEngines();
-    result.boundUs = std::max(longestPath, engineBound);
+    // The device is idle while the host frees a buffer, issues its first op
+    // and synchronizes at the return: no device op runs then, on the
+    // dependency chains or on any engine, so that time adds to both.
+    result.boundUs = std::max(longestPath, engineBound) + idleForHostUs;
     result.engineBoundUs = engineBound;
+    result.idleForHostUs = idleForHostUs;
     return result;
   }
 
@@ -198,7 +205,9 @@ public:
        << llvm::format("%.1f", sumKernels) << " us, longest path "
        << llvm::format("%.1f", longestPath)
        << " us, engine with fill and drain "
-       << llvm::format("%.1f", result->engineBoundUs) << " us; host "
+       << llvm::format("%.1f", result->engineBoundUs)
+       << " us, device idle for the host "
+       << llvm::format("%.1f", result->idleForHostUs) << " us; host "
        << llvm::format("%.1f", hostOverhead) << " us in runtime calls, "
        << hostSyncs << " host synchronizations";
     if (extrapolatedIterations != 0)
@@ -500,6 +509,7 @@ private:
       if (isa<DeallocOp>(op)) {
         hostWaits(deviceDone(free), 1);
         spendOnHost(model.allocFreeUs);
+        idleForHostUs += model.hostSyncUs + model.allocFreeUs;
       }
       if (Value token = op.getCompletionToken())
         setTokenDone(token, choose({host, free}));
@@ -508,6 +518,11 @@ private:
     FailureOr<double> cost = workTime(op, work);
     if (failed(cost))
       return failure();
+    // Nothing runs on the device before the host has issued its first op.
+    if (!launched) {
+      launched = true;
+      idleForHostUs += model.launchUs;
+    }
     spendOnHost(model.launchUs);
     issue(op, stream.value_or(0), engineFor(work), *cost, *ready);
     if (op.blocksHost())
@@ -926,8 +941,13 @@ private:
     for (auto [buffer, write] : writes.hostEnds)
       times.push_back(
           (write ? hostLastWriteEnd : hostLastReadEnd).lookup(buffer));
-    state.totals = {sumH2D,       sumD2H,            sumKernels,
-                    hostOverhead, double(hostSyncs), double(spansLeftOut)};
+    state.totals = {sumH2D,
+                    sumD2H,
+                    sumKernels,
+                    hostOverhead,
+                    double(hostSyncs),
+                    double(spansLeftOut),
+                    idleForHostUs};
     return state;
   }
 
@@ -974,6 +994,7 @@ private:
     sumD2H += count * totals[1];
     sumKernels += count * totals[2];
     hostOverhead += count * totals[3];
+    idleForHostUs += count * totals[6];
     // Each saturating call sets its flag, overflowed or not.
     bool syncsOverflow = false, spansOverflow = false, iterationsOverflow = false;
     hostSyncs = llvm::SaturatingMultiplyAdd(
@@ -1028,6 +1049,11 @@ private:
   double engineBound = 0;
   /// Host time spent in runtime calls, and host synchronizations.
   double hostOverhead = 0;
+  /// The host's time in which the device has nothing to run (a free's
+  /// synchronization and free, the first launch, the return's first
+  /// synchronization), and whether an op was launched yet.
+  double idleForHostUs = 0;
+  bool launched = false;
   uint64_t hostSyncs = 0;
   /// Whether the host synchronizations passed 2^64 - 1.
   bool syncsOverflowed = false;

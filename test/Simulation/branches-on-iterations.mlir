@@ -118,7 +118,7 @@ func.func @known_late(%n: index) {
 gpu.module @k {
   func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 800.0 us, device time 800.0 us, bound 800.0 us (H2D copies 0.0 us, D2H copies 0.0 us, kernels 800.0 us, longest path 800.0 us, engine with fill and drain 800.0 us; host 0.0 us in runtime calls, 1 host synchronizations; 5 loop iterations added from their steady state)}}
+// expected-remark @+1 {{makespan 800.0 us, device time 800.0 us, bound 800.0 us (H2D copies 0.0 us, D2H copies 0.0 us, kernels 800.0 us, longest path 800.0 us, engine with fill and drain 800.0 us, device idle for the host 0.0 us; host 0.0 us in runtime calls, 1 host synchronizations; 5 loop iterations added from their steady state)}}
 func.func @loaded_condition(%flags: memref<8xi1>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -134,7 +134,7 @@ func.func @loaded_condition(%flags: memref<8xi1>) {
   }
   return
 }
-// expected-remark @+1 {{makespan 11000.0 us, device time 11000.0 us, bound 11000.0 us (H2D copies 0.0 us, D2H copies 0.0 us, kernels 11000.0 us, longest path 11000.0 us, engine with fill and drain 11000.0 us; host 0.0 us in runtime calls, 1 host synchronizations; 194 loop iterations added from their steady state)}}
+// expected-remark @+1 {{makespan 11000.0 us, device time 11000.0 us, bound 11000.0 us (H2D copies 0.0 us, D2H copies 0.0 us, kernels 11000.0 us, longest path 11000.0 us, engine with fill and drain 11000.0 us, device idle for the host 0.0 us; host 0.0 us in runtime calls, 1 host synchronizations; 194 loop iterations added from their steady state)}}
 func.func @outer_condition() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

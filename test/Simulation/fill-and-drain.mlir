@@ -13,7 +13,7 @@
 gpu.module @k {
   func.func private @model(%x: memref<1375000xf32>, %y: memref<1375000xf32>) attributes {gpu.kernel}
 }
-// SERIAL: remark: makespan 762.0 us, device time 762.0 us, bound 458.0 us (H2D copies 306.0 us, D2H copies 306.0 us, kernels 150.0 us, longest path 254.0 us, engine with fill and drain 458.0 us;
+// SERIAL: remark: makespan 762.0 us, device time 762.0 us, bound 458.0 us (H2D copies 306.0 us, D2H copies 306.0 us, kernels 150.0 us, longest path 254.0 us, engine with fill and drain 458.0 us, device idle for the host 0.0 us;
 // OVERLAP: remark: makespan 458.0 us, device time 762.0 us, bound 458.0 us
 func.func @three_batches(%in: memref<3x1375000xf32> {vyre.pinned, llvm.noalias},
                          %out: memref<3x1375000xf32> {vyre.pinned, llvm.noalias}) {
@@ -54,7 +54,7 @@ gpu.module @k {
   func.func private @model(%x: memref<1375000xf32>, %y: memref<1375000xf32>) attributes {gpu.kernel}
   func.func private @other(%z: memref<1375000xf32>) attributes {gpu.kernel}
 }
-// SERIAL: remark: makespan 654.0 us, device time 654.0 us, bound 450.0 us (H2D copies 102.0 us, D2H copies 102.0 us, kernels 450.0 us, longest path 400.0 us, engine with fill and drain 450.0 us;
+// SERIAL: remark: makespan 654.0 us, device time 654.0 us, bound 450.0 us (H2D copies 102.0 us, D2H copies 102.0 us, kernels 450.0 us, longest path 400.0 us, engine with fill and drain 450.0 us, device idle for the host 0.0 us;
 // OVERLAP: remark: makespan 552.0 us, device time 654.0 us, bound 450.0 us
 func.func @unrelated_first(%in: memref<1375000xf32> {vyre.pinned, llvm.noalias},
                            %out: memref<1375000xf32> {vyre.pinned, llvm.noalias}) {
@@ -80,10 +80,10 @@ func.func @unrelated_first(%in: memref<1375000xf32> {vyre.pinned, llvm.noalias},
 gpu.module @k {
   func.func private @step(%x: memref<1375000xf32>, %acc: memref<1375000xf32>) attributes {gpu.kernel}
 }
-// SERIAL: remark: makespan 1306.0 us, device time 1306.0 us, bound 1306.0 us (H2D copies 204.0 us, D2H copies 102.0 us, kernels 1000.0 us, longest path 1204.0 us, engine with fill and drain 1306.0 us;
+// SERIAL: remark: makespan 1306.0 us, device time 1306.0 us, bound 1306.0 us (H2D copies 204.0 us, D2H copies 102.0 us, kernels 1000.0 us, longest path 1204.0 us, engine with fill and drain 1306.0 us, device idle for the host 0.0 us;
 // SERIAL-SAME: loop iterations added from their steady state
 // OVERLAP: remark: makespan 1306.0 us, device time 1306.0 us, bound 1306.0 us
-// ONE-BY-ONE: remark: makespan 1306.0 us, device time 1306.0 us, bound 1306.0 us (H2D copies 204.0 us, D2H copies 102.0 us, kernels 1000.0 us, longest path 1204.0 us, engine with fill and drain 1306.0 us;
+// ONE-BY-ONE: remark: makespan 1306.0 us, device time 1306.0 us, bound 1306.0 us (H2D copies 204.0 us, D2H copies 102.0 us, kernels 1000.0 us, longest path 1204.0 us, engine with fill and drain 1306.0 us, device idle for the host 0.0 us;
 func.func @long_loop(%in: memref<1375000xf32> {vyre.pinned, llvm.noalias},
                      %init: memref<1375000xf32> {vyre.pinned, llvm.noalias},
                      %out: memref<1375000xf32> {vyre.pinned, llvm.noalias}) {

@@ -79,7 +79,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
-  // expected-remark @below {{device time 40.0 us, bound 40.0 us}}
+  // expected-remark @below {{device time 40.0 us, bound 65.8 us}}
   func.func @wide_steps() {
     %c1 = arith.constant 1 : index
     %lo = arith.constant -9223372036854775808 : index

@@ -13,7 +13,7 @@
 gpu.module @k {
   func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 40.3 us, device time 12.0 us, bound 12.0 us (H2D copies 2.0 us, D2H copies 0.0 us, kernels 10.0 us, longest path 12.0 us, engine with fill and drain 12.0 us; host 28.3 us in runtime calls, 3 host synchronizations}}
+// expected-remark @+1 {{makespan 40.3 us, device time 12.0 us, bound 37.8 us (H2D copies 2.0 us, D2H copies 0.0 us, kernels 10.0 us, longest path 12.0 us, engine with fill and drain 12.0 us, device idle for the host 25.8 us; host 28.3 us in runtime calls, 3 host synchronizations}}
 func.func @overheads(%h: memref<16xf32> {vyre.pinned, llvm.noalias}) {
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<16xf32>
@@ -35,7 +35,7 @@ func.func @overheads(%h: memref<16xf32> {vyre.pinned, llvm.noalias}) {
 gpu.module @k {
   func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 18.5 us, device time 12.0 us, bound 12.0 us (H2D copies 2.0 us, D2H copies 0.0 us, kernels 10.0 us, longest path 12.0 us, engine with fill and drain 12.0 us; host 8.5 us in runtime calls, 2 host synchronizations}}
+// expected-remark @+1 {{makespan 18.5 us, device time 12.0 us, bound 14.6 us (H2D copies 2.0 us, D2H copies 0.0 us, kernels 10.0 us, longest path 12.0 us, engine with fill and drain 12.0 us, device idle for the host 2.5 us; host 8.5 us in runtime calls, 2 host synchronizations}}
 func.func @join(%h: memref<16xf32> {vyre.pinned, llvm.noalias}, %d: memref<16xf32>) {
   %c1 = arith.constant 1 : index
   %t = vyre.copy_h2d_async %h to %d on stream 1 : memref<16xf32> to memref<16xf32>
@@ -53,7 +53,7 @@ func.func @join(%h: memref<16xf32> {vyre.pinned, llvm.noalias}, %d: memref<16xf3
 // joins before each loop and after each of its iterations (3 outer loop
 // runs of 4 inner iterations: 17 x 3.4 us), 0.85 us per launch, and waits
 // twice: for the copy into the host and at the return.
-// expected-remark @+4 {{makespan 133.1 us, device time 122.0 us, bound 122.0 us (H2D copies 0.0 us, D2H copies 2.0 us, kernels 120.0 us, longest path 122.0 us, engine with fill and drain 122.0 us; host 79.0 us in runtime calls, 2 host synchronizations}}
+// expected-remark @+4 {{makespan 133.1 us, device time 122.0 us, bound 124.6 us (H2D copies 0.0 us, D2H copies 2.0 us, kernels 120.0 us, longest path 122.0 us, engine with fill and drain 122.0 us, device idle for the host 2.5 us; host 79.0 us in runtime calls, 2 host synchronizations}}
 gpu.module @k {
   func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
 }
@@ -77,7 +77,7 @@ func.func @nested_loops(%out: memref<16xf32> {vyre.pinned, llvm.noalias}) {
 // Tests a branch in a loop: the lowering chains both on the device too.
 // Each run of the branch costs two joins before it and two after it
 // (3 x 6.8 us more than the nested loops above), and no host wait.
-// expected-remark @+4 {{makespan 136.5 us, device time 122.0 us, bound 122.0 us (H2D copies 0.0 us, D2H copies 2.0 us, kernels 120.0 us, longest path 122.0 us, engine with fill and drain 122.0 us; host 99.5 us in runtime calls, 2 host synchronizations}}
+// expected-remark @+4 {{makespan 136.5 us, device time 122.0 us, bound 124.6 us (H2D copies 0.0 us, D2H copies 2.0 us, kernels 120.0 us, longest path 122.0 us, engine with fill and drain 122.0 us, device idle for the host 2.5 us; host 99.5 us in runtime calls, 2 host synchronizations}}
 gpu.module @k {
   func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
 }
@@ -104,7 +104,7 @@ func.func @loop_around_branch(%out: memref<16xf32> {vyre.pinned, llvm.noalias}, 
 // device work is not chained: the host waits before the loop, after each of
 // its iterations and before each run of the region (7 times), then for the
 // copy and at the return. The loop inside the region is chained still.
-// expected-remark @+4 {{makespan 150.9 us, device time 122.0 us, bound 122.0 us (H2D copies 0.0 us, D2H copies 2.0 us, kernels 120.0 us, longest path 122.0 us, engine with fill and drain 122.0 us; host 77.4 us in runtime calls, 9 host synchronizations}}
+// expected-remark @+4 {{makespan 150.9 us, device time 122.0 us, bound 124.6 us (H2D copies 0.0 us, D2H copies 2.0 us, kernels 120.0 us, longest path 122.0 us, engine with fill and drain 122.0 us, device idle for the host 2.5 us; host 77.4 us in runtime calls, 9 host synchronizations}}
 gpu.module @k {
   func.func private @kernel(%x: memref<16xf32>) attributes {gpu.kernel}
 }
@@ -140,7 +140,7 @@ func.func @loop_around_region(%out: memref<16xf32> {vyre.pinned, llvm.noalias}) 
 gpu.module @k {
   func.func private @write(%x: memref<16xf32>, %y: memref<1375000xf32>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 164.3 us, device time 112.0 us, bound 112.0 us (H2D copies 0.0 us, D2H copies 102.0 us, kernels 10.0 us, longest path 112.0 us, engine with fill and drain 112.0 us; host 56.6 us in runtime calls, 5 host synchronizations}}
+// expected-remark @+1 {{makespan 164.3 us, device time 112.0 us, bound 160.9 us (H2D copies 0.0 us, D2H copies 102.0 us, kernels 10.0 us, longest path 112.0 us, engine with fill and drain 112.0 us, device idle for the host 49.0 us; host 56.6 us in runtime calls, 5 host synchronizations}}
 func.func @free_waits_for_device(%h: memref<1375000xf32> {vyre.pinned, llvm.noalias}) {
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<16xf32>

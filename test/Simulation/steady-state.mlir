@@ -15,7 +15,7 @@ module attributes {gpu.container_module} {
   // The host spends 4.25 us per iteration (the launch, and the events that
   // chain the iterations on the device) and the kernels take 15 us: the
   // host runs ahead of the device, and each time grows at its own rate.
-  // CHECK: remark: makespan 15029.2 us, device time 15000.0 us, bound 15000.0 us (H2D copies 0.0 us, D2H copies 0.0 us, kernels 15000.0 us, longest path 15.0 us, engine with fill and drain 15000.0 us; host 4278.3 us in runtime calls, 2 host synchronizations
+  // CHECK: remark: makespan 15029.2 us, device time 15000.0 us, bound 15025.8 us (H2D copies 0.0 us, D2H copies 0.0 us, kernels 15000.0 us, longest path 15.0 us, engine with fill and drain 15000.0 us, device idle for the host 25.8 us; host 4278.3 us in runtime calls, 2 host synchronizations
   // STEADY-SAME: ; 997 loop iterations added from their steady state)
   // EVERY-SAME: {{^}}){{$}}
   func.func @host_ahead() {
@@ -75,7 +75,7 @@ module attributes {gpu.container_module} {
   }
   // A nest: each loop is extrapolated once the runs of the loop inside it
   // repeat.
-  // CHECK: remark: makespan 270036.0 us, device time 270000.0 us, bound 270000.0 us (H2D copies 0.0 us, D2H copies 0.0 us, kernels 270000.0 us, longest path 10.0 us, engine with fill and drain 270000.0 us; host 121102.3 us in runtime calls, 2 host synchronizations
+  // CHECK: remark: makespan 270036.0 us, device time 270000.0 us, bound 270025.8 us (H2D copies 0.0 us, D2H copies 0.0 us, kernels 270000.0 us, longest path 10.0 us, engine with fill and drain 270000.0 us, device idle for the host 25.8 us; host 121102.3 us in runtime calls, 2 host synchronizations
   func.func @nest() {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -14,7 +14,7 @@
 gpu.module @k {
   func.func private @kernel(%x: memref<1375000xf32>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 312.0 us, device time 312.0 us, bound 210.0 us (H2D copies 102.0 us, D2H copies 0.0 us, kernels 210.0 us, longest path 200.0 us, engine with fill and drain 210.0 us; host 0.0 us in runtime calls}}
+// expected-remark @+1 {{makespan 312.0 us, device time 312.0 us, bound 210.0 us (H2D copies 102.0 us, D2H copies 0.0 us, kernels 210.0 us, longest path 200.0 us, engine with fill and drain 210.0 us, device idle for the host 0.0 us; host 0.0 us in runtime calls}}
 func.func @policy_example(%host: memref<1375000xf32> {vyre.pinned, llvm.noalias}) {
   %c1 = arith.constant 1 : index
   %a = vyre.alloc : memref<1375000xf32>
@@ -52,7 +52,7 @@ func.func @policy_example(%host: memref<1375000xf32> {vyre.pinned, llvm.noalias}
 gpu.module @k {
   func.func private @kernel(%x: memref<1024xf32>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 402.1 us, device time 402.1 us, bound 402.1 us (H2D copies 0.0 us, D2H copies 2.1 us, kernels 400.0 us, longest path 402.1 us, engine with fill and drain 402.1 us; host 0.0 us in runtime calls}}
+// expected-remark @+1 {{makespan 402.1 us, device time 402.1 us, bound 402.1 us (H2D copies 0.0 us, D2H copies 2.1 us, kernels 400.0 us, longest path 402.1 us, engine with fill and drain 402.1 us, device idle for the host 0.0 us; host 0.0 us in runtime calls}}
 func.func @loop(%out: memref<1024xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -126,7 +126,7 @@ func.func @unstructured(%h: memref<16xf32>, %c: i1) {
 gpu.module @k {
   func.func private @kernel(%x: memref<4xindex>, %y: memref<4xvector<4xf32>>) attributes {gpu.kernel}
 }
-// expected-remark @+1 {{makespan 14.0 us, device time 14.0 us, bound 14.0 us (H2D copies 4.0 us, D2H copies 0.0 us, kernels 10.0 us, longest path 12.0 us, engine with fill and drain 14.0 us; host 0.0 us in runtime calls}}
+// expected-remark @+1 {{makespan 14.0 us, device time 14.0 us, bound 14.0 us (H2D copies 4.0 us, D2H copies 0.0 us, kernels 10.0 us, longest path 12.0 us, engine with fill and drain 14.0 us, device idle for the host 0.0 us; host 0.0 us in runtime calls}}
 func.func @element_sizes(%h: memref<4xindex> {vyre.pinned, llvm.noalias},
                          %v: memref<4xvector<4xf32>> {vyre.pinned, llvm.noalias}) {
   %c1 = arith.constant 1 : index

@@ -9,9 +9,11 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
   let summary = "Simulate a vyre schedule on a model of the GPU's engines";
   let description = [{
     Runs each function's schedule on an engine model and reports, as a remark
-    at the function, the makespan, the serial time (every copy and kernel one
-    after another) and the lower bound max(sum of H2D copies, sum of D2H
-    copies, sum of kernels, longest dependency path).
+    at the function, the makespan, the device time (every copy and kernel
+    one after another) and a lower bound on every schedule of the program:
+    max(longest dependency path, the busiest kind of engine with its fill
+    and drain) plus the host's time in which the device must idle (the first
+    launch, each free, the return's synchronization).
 
     The model: the host issues ops in program order, spending the runtime's
     overheads (`launch-us` per launch or memcpy, `event-us` per dependency of

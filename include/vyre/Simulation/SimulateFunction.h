@@ -62,12 +62,19 @@ struct SimulatedRun {
   /// stream would take without the runtime's host overheads; not the
   /// makespan of the program run serially, which pays those too).
   double deviceTimeUs = 0;
-  /// max(longest dependency path, engine bound).
+  /// max(longest dependency path, engine bound) + the host's time in which
+  /// the device is idle in every schedule of the function (its frees, its
+  /// first launch, the return's first synchronization).
   double boundUs = 0;
   /// The most any kind of engine needs: its work, shared among its engines,
   /// after the earliest any of it can start on the dependency chain and
   /// before the least time the chain needs after any of it.
   double engineBoundUs = 0;
+  /// The host's time in which the device is idle, which the bound adds:
+  /// each free's synchronization and free (the runtime's free waits for the
+  /// whole device), the first launch, and the return's first
+  /// synchronization. 0 without the runtime's overheads.
+  double idleForHostUs = 0;
 };
 
 /// Runs `function`'s schedule on `model`. What the simulator cannot run (a

@@ -131,10 +131,24 @@ TEST_F(VersionAliasingTest, SimulateFunctionTimesASchedule) {
   // kernel, one after another on the main stream.
   double copyUs = 1048576 / 55e3 + 2.0;
   EXPECT_NEAR(run->deviceTimeUs, 2 * copyUs + 10.0, 1e-6);
-  // Each waits for the one before it: the longest path is all of them, and
-  // the bound is that path.
-  EXPECT_NEAR(run->boundUs, run->deviceTimeUs, 1e-6);
+  // Each waits for the one before it: the longest path is all of them. The
+  // bound adds the host's time in which the device has nothing to run: the
+  // first launch, the free (its synchronization, then the free itself) and
+  // the return's synchronization.
+  EngineModel model;
+  EXPECT_NEAR(run->idleForHostUs,
+              model.launchUs + 2 * model.hostSyncUs + model.allocFreeUs, 1e-6);
+  EXPECT_NEAR(run->boundUs, run->deviceTimeUs + run->idleForHostUs, 1e-6);
   EXPECT_GE(run->makespanUs, run->boundUs);
+
+  // Without the runtime's overheads the bound is the path alone.
+  model.launchUs = model.eventUs = model.hostSyncUs = model.allocFreeUs = 0;
+  FailureOr<SimulatedRun> withoutOverheads =
+      simulateFunction(batch, slots, model);
+  ASSERT_TRUE(succeeded(withoutOverheads));
+  EXPECT_EQ(withoutOverheads->idleForHostUs, 0.0);
+  EXPECT_NEAR(withoutOverheads->boundUs, run->deviceTimeUs, 1e-6);
+  EXPECT_GE(withoutOverheads->makespanUs, withoutOverheads->boundUs);
 
   // A copy of dynamic size cannot be timed: an error at the op, and failure.
   auto dynamic = module->lookupSymbol<func::FuncOp>("dynamic");
