@@ -2,7 +2,9 @@
 
 #include "FillAndDrain.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 
@@ -13,11 +15,19 @@ void FillAndDrain::add(std::optional<unsigned> engine, double start,
                        double duration,
                        llvm::ArrayRef<std::pair<unsigned, bool>> slots,
                        llvm::ArrayRef<std::pair<Value, bool>> hostBuffers) {
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  bool counted = !truncated && ops.size() < countedLimit;
   if (engine) {
-    if (fills.size() <= *engine)
-      fills.resize(*engine + 1, std::numeric_limits<double>::infinity());
+    if (fills.size() <= *engine) {
+      fills.resize(*engine + 1, kNever);
+      fillsAfterCounted.resize(*engine + 1, kNever);
+    }
     fills[*engine] = std::min(fills[*engine], start);
+    if (!counted)
+      fillsAfterCounted[*engine] = std::min(fillsAfterCounted[*engine], start);
   }
+  if (counted)
+    countedStarts.push_back(start);
   if (truncated || ops.size() >= maxOps ||
       accesses.size() + slots.size() + hostBuffers.size() >= UINT32_MAX) {
     truncated = true;
@@ -41,6 +51,9 @@ void FillAndDrain::repeat(size_t begin, uint64_t times) {
   if (truncated || begin >= ops.size())
     return;
   size_t end = ops.size();
+  // The copies stand for later iterations, after ops left out: the ops
+  // whose ancestors are counted end here.
+  countedLimit = std::min(countedLimit, end);
   size_t perCopy = end - begin;
   uint32_t accessesBegin = ops[begin].begin;
   uint32_t accessesEnd = ops[end - 1].end;
@@ -72,17 +85,126 @@ void FillAndDrain::repeat(size_t begin, uint64_t times) {
   repeatBudget -= copies * (perCopy + perCopyAccesses);
 }
 
-llvm::SmallVector<EngineEnds> FillAndDrain::compute(unsigned engines) const {
+namespace {
+
+/// Sets of ops, by their index among the counted ones, that depend on each
+/// other through the slots and host buffers they touch: for each, the set
+/// of the ops (with itself) the next op that touches it must count, as
+/// `addWorkAround` walks the ops one way or the other.
+struct ConflictSets {
+  /// The set of the nearest write walked, and the union of those of the
+  /// reads walked since.
+  llvm::DenseMap<unsigned, llvm::BitVector> slotWrite, slotReads;
+  llvm::DenseMap<Value, llvm::BitVector> hostWrite, hostReads;
+};
+
+} // namespace
+
+std::vector<double>
+FillAndDrain::workAround(llvm::ArrayRef<unsigned> enginesPerKind, size_t begin,
+                         size_t end, bool forward) const {
+  unsigned kinds = enginesPerKind.size();
+  size_t size = end - begin;
+  ConflictSets sets;
+  std::vector<double> work(size, 0.0);
+  for (size_t step = 0; step < size; ++step) {
+    size_t self = forward ? step : size - 1 - step;
+    const Recorded &op = ops[begin + self];
+    llvm::ArrayRef<Access> touched(accesses.data() + op.begin,
+                                   accesses.data() + op.end);
+    // The ops it conflicts with, walked already, and theirs: a read
+    // conflicts with a write, a write with a read or a write.
+    llvm::BitVector related(size);
+    auto join = [&](auto &map, auto key) {
+      auto it = map.find(key);
+      if (it != map.end())
+        related |= it->second;
+    };
+    for (const Access &access : touched) {
+      if (access.hostBuffer) {
+        join(sets.hostWrite, access.hostBuffer);
+        if (access.write)
+          join(sets.hostReads, access.hostBuffer);
+      } else {
+        join(sets.slotWrite, access.slot);
+        if (access.write)
+          join(sets.slotReads, access.slot);
+      }
+    }
+    SmallVector<double, 3> perKind(kinds, 0.0);
+    for (unsigned index : related.set_bits()) {
+      const Recorded &other = ops[begin + index];
+      if (other.engine >= 0 && unsigned(other.engine) < kinds)
+        perKind[other.engine] += other.duration;
+    }
+    for (unsigned kind = 0; kind < kinds; ++kind)
+      work[self] =
+          std::max(work[self],
+                   perKind[kind] / double(std::max(1u, enginesPerKind[kind])));
+    // The next op walked that conflicts with this one counts it and what it
+    // counts.
+    related.set(self);
+    auto note = [&](auto &write, auto &reads, auto key, bool writes) {
+      if (writes) {
+        write[key] = related;
+        reads.erase(key);
+        return;
+      }
+      llvm::BitVector &joined = reads[key];
+      if (joined.empty())
+        joined.resize(size);
+      joined |= related;
+    };
+    for (const Access &access : touched) {
+      if (access.hostBuffer)
+        note(sets.hostWrite, sets.hostReads, access.hostBuffer, access.write);
+      else
+        note(sets.slotWrite, sets.slotReads, access.slot, access.write);
+    }
+  }
+  return work;
+}
+
+llvm::SmallVector<EngineEnds>
+FillAndDrain::compute(bool countWork,
+                      llvm::ArrayRef<unsigned> enginesPerKind) const {
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  unsigned engines = enginesPerKind.size();
   llvm::SmallVector<EngineEnds> ends(engines);
   for (unsigned engine = 0; engine < engines && engine < fills.size();
        ++engine) {
-    if (fills[engine] == std::numeric_limits<double>::infinity())
+    if (fills[engine] == kNever)
       continue;
     ends[engine].used = true;
     ends[engine].fill = fills[engine];
   }
   if (truncated)
     return ends;
+  // The first ops start after their ancestors' work too; the others, at
+  // their chain starts.
+  if (countWork) {
+    size_t counted = std::min(countedStarts.size(), ops.size());
+    std::vector<double> before =
+        workAround(enginesPerKind, 0, counted, /*forward=*/true);
+    llvm::SmallVector<double> fillsFound(engines, kNever);
+    for (unsigned engine = 0; engine < engines && engine < fills.size();
+         ++engine)
+      fillsFound[engine] = fillsAfterCounted[engine];
+    for (size_t index = 0; index < counted; ++index) {
+      int engine = ops[index].engine;
+      if (engine >= 0 && unsigned(engine) < engines)
+        fillsFound[engine] = std::min(
+            fillsFound[engine], std::max(countedStarts[index], before[index]));
+    }
+    for (unsigned engine = 0; engine < engines; ++engine)
+      if (ends[engine].used)
+        ends[engine].fill = fillsFound[engine];
+  }
+  // The last ops are followed by their descendants' work too.
+  size_t lastBegin =
+      ops.size() - (countWork ? std::min(ops.size(), kMaxCountedOps) : 0);
+  std::vector<double> afterWork =
+      workAround(enginesPerKind, lastBegin, ops.size(), /*forward=*/false);
   // Backwards over the program: the longest chain after each op, from the
   // longest chain of the later ops that write (or read) what it touches. A
   // read conflicts with a later write; a write with a later read or write.
@@ -90,7 +212,8 @@ llvm::SmallVector<EngineEnds> FillAndDrain::compute(unsigned engines) const {
   llvm::DenseMap<Value, double> hostWritten, hostRead;
   llvm::SmallVector<double> drains(engines,
                                    std::numeric_limits<double>::infinity());
-  for (const Recorded &op : llvm::reverse(ops)) {
+  for (size_t index = ops.size(); index-- > 0;) {
+    const Recorded &op = ops[index];
     llvm::ArrayRef<Access> touched(accesses.data() + op.begin,
                                    accesses.data() + op.end);
     double after = 0;
@@ -114,7 +237,10 @@ llvm::SmallVector<EngineEnds> FillAndDrain::compute(unsigned engines) const {
       longest = std::max(longest, through);
     }
     if (op.engine >= 0 && unsigned(op.engine) < engines)
-      drains[op.engine] = std::min(drains[op.engine], after);
+      drains[op.engine] = std::min(
+          drains[op.engine], index >= lastBegin
+                                 ? std::max(after, afterWork[index - lastBegin])
+                                 : after);
   }
   for (unsigned engine = 0; engine < engines; ++engine)
     if (ends[engine].used &&

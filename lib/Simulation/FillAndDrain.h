@@ -1,5 +1,4 @@
-//===- FillAndDrain.h - An engine's fill and drain, for the bound -*- C++
-//-*-===//
+//===- FillAndDrain.h - An engine's fill and drain --------------*- C++ -*-===//
 //
 // --vyre-simulate bounds a schedule by each engine's work, plus the least
 // time before any of that work can start (its fill) and the least time that
@@ -25,7 +24,13 @@ namespace mlir::vyre::simulation {
 
 /// The fill and drain of one engine: the earliest any of its ops can start
 /// after the program starts, and the least time from the end of any of them
-/// to the end of the program, on chains of conflicting accesses alone.
+/// to the end of the program. An op starts no earlier than its chain of
+/// conflicting accesses allows, nor before all the ops it depends on (its
+/// ancestors) have run on their engines: their work on one kind of engine,
+/// shared among its engines, comes before it. The same holds after it, for
+/// the ops that depend on it. The work before and after is counted for the
+/// first and the last `kMaxCountedOps` ops recorded (the other ops' ends
+/// are their chains').
 struct EngineEnds {
   bool used = false;
   double fill = 0, drain = 0;
@@ -68,8 +73,19 @@ public:
   /// iterations left out stand in the middle (see above).
   void repeat(size_t begin, uint64_t times);
 
-  /// The ends of engines 0 .. `engines` - 1.
-  llvm::SmallVector<EngineEnds> compute(unsigned engines) const;
+  /// Counts the ancestors' work of the ops recorded so far only (the
+  /// simulator ends there after a loop's first iteration).
+  void endCounting() { countedLimit = std::min(countedLimit, ops.size()); }
+
+  /// The ends of engines 0 .. `enginesPerKind.size()` - 1; engine `e` is
+  /// `enginesPerKind[e]` engines that share its work.
+  /// Without `countWork`, the ends are those of the chains alone.
+  llvm::SmallVector<EngineEnds>
+  compute(bool countWork, llvm::ArrayRef<unsigned> enginesPerKind) const;
+
+  /// The most ops at the start and at the end of the run whose ancestors'
+  /// (descendants') work is counted: a set of ops per op, so quadratic.
+  static constexpr size_t kMaxCountedOps = 4096;
 
 private:
   struct Access {
@@ -94,6 +110,20 @@ private:
   std::vector<Access> accesses;
   /// The earliest start of each engine's ops, recorded or not.
   llvm::SmallVector<double> fills;
+  /// The ops before `countedLimit` are the run's first ops, in order (no
+  /// repeated iteration among them): their ancestors' work is counted, from
+  /// their chain starts, `countedStarts`. The earliest chain start of each
+  /// engine's ops from there on is `fillsAfterCounted`.
+  size_t countedLimit = kMaxCountedOps;
+  std::vector<double> countedStarts;
+  llvm::SmallVector<double> fillsAfterCounted;
+
+  /// For each of the ops `[begin, end)`, the most work one kind of engine
+  /// does for the ops it depends on among them (`forward`), or for those
+  /// that depend on it (not `forward`): time that passes before it starts
+  /// (after it ends) in every schedule.
+  std::vector<double> workAround(llvm::ArrayRef<unsigned> enginesPerKind,
+                                 size_t begin, size_t end, bool forward) const;
 };
 
 } // namespace mlir::vyre::simulation

@@ -178,7 +178,12 @@ public:
         {EngineKind::Compute, sumKernels},
         {EngineKind::HostToDevice, sumH2D},
         {EngineKind::DeviceToHost, sumD2H}};
-    SmallVector<simulation::EngineEnds> ends = fillAndDrain.compute(3);
+    SmallVector<simulation::EngineEnds> ends = fillAndDrain.compute(
+        model.countWorkAround,
+
+        {unsigned(engineFree.at(EngineKind::Compute).size()),
+         unsigned(engineFree.at(EngineKind::HostToDevice).size()),
+         unsigned(engineFree.at(EngineKind::DeviceToHost).size())});
     double bound = 0;
     for (auto [kind, sum] : sums) {
       double shared = sum / double(engineFree.at(kind).size());
@@ -893,6 +898,11 @@ private:
         break;
       }
       waitAroundRegion(loop);
+      // The ops whose ancestors the bound counts end with a loop's first
+      // iteration, whether its later ones are run or extrapolated, so that
+      // both give the same bound.
+      if (i == 0)
+        fillAndDrain.endCounting();
       if (!model.steadyState || i + 1 == trips || run.branchesOnIterations ||
           run.choicesDropped)
         continue;

@@ -37,6 +37,11 @@ struct EngineModel {
   /// (docs/Simulation.md#runtime-overheads).
   double launchUs = 0.85, eventUs = 1.7, streamCreateUs = 0.0,
          hostSyncUs = 1.7, allocFreeUs = 21.5;
+  /// Whether the bound counts the work on other engines that the first and
+  /// the last ops wait for (quadratic in up to 4096 ops at each end); a
+  /// caller that compares makespans alone may leave it out, and its bound
+  /// is then that of the chains alone, lower.
+  bool countWorkAround = true;
 };
 
 /// The default model with the cost figures of a pass that has the options
