@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -52,8 +53,16 @@ void FillAndDrain::repeat(size_t begin, uint64_t times) {
     return;
   size_t end = ops.size();
   // The copies stand for later iterations, after ops left out: the ops
-  // whose ancestors are counted end here.
+  // whose ancestors are counted end here. Their later instances start no
+  // earlier than the ones recorded, among the ops after the counted ones.
   countedLimit = std::min(countedLimit, end);
+  for (size_t index = begin; index < std::min(end, countedStarts.size());
+       ++index) {
+    int engine = ops[index].engine;
+    if (times != 0 && engine >= 0)
+      fillsAfterCounted[engine] =
+          std::min(fillsAfterCounted[engine], countedStarts[index]);
+  }
   size_t perCopy = end - begin;
   uint32_t accessesBegin = ops[begin].begin;
   uint32_t accessesEnd = ops[end - 1].end;
@@ -166,8 +175,8 @@ FillAndDrain::workAround(llvm::ArrayRef<unsigned> enginesPerKind, size_t begin,
 }
 
 llvm::SmallVector<EngineEnds>
-FillAndDrain::compute(bool countWork,
-                      llvm::ArrayRef<unsigned> enginesPerKind) const {
+FillAndDrain::compute(bool countWork, llvm::ArrayRef<unsigned> enginesPerKind,
+                      llvm::ArrayRef<double> workPerKind) const {
   constexpr double kNever = std::numeric_limits<double>::infinity();
   unsigned engines = enginesPerKind.size();
   llvm::SmallVector<EngineEnds> ends(engines);
@@ -199,6 +208,44 @@ FillAndDrain::compute(bool countWork,
     for (unsigned engine = 0; engine < engines; ++engine)
       if (ends[engine].used)
         ends[engine].fill = fillsFound[engine];
+    // Whatever time t, the engine's ops that cannot start before t run
+    // after it: t plus their work, shared among its engines, is a bound.
+    // Over the ops' least starts: a kernel that needs two tiles copied in
+    // starts after both, and so do the kernels after it, where a kernel that
+    // needs nothing may start at 0 and make the fill 0.
+    // The ops after the first ones count as one, at the least start among
+    // them, with the rest of the engine's work (the iterations added from
+    // a steady state too): so a loop run iteration by iteration and one
+    // extrapolated give the same bound.
+    llvm::SmallVector<std::vector<std::pair<double, double>>> starts(engines);
+    llvm::SmallVector<double> countedWork(engines, 0.0);
+    for (size_t index = 0; index < counted; ++index) {
+      int engine = ops[index].engine;
+      if (engine < 0 || unsigned(engine) >= engines)
+        continue;
+      starts[engine].push_back(
+          {std::max(countedStarts[index], before[index]), ops[index].duration});
+      countedWork[engine] += ops[index].duration;
+    }
+    for (unsigned engine = 0; engine < engines && engine < fills.size();
+         ++engine)
+      if (fillsAfterCounted[engine] != kNever)
+        starts[engine].push_back(
+            {fillsAfterCounted[engine],
+             std::max(0.0, workPerKind[engine] - countedWork[engine])});
+    for (unsigned engine = 0; engine < engines; ++engine) {
+      auto &engineStarts = starts[engine];
+      llvm::sort(engineStarts, [](const auto &lhs, const auto &rhs) {
+        return lhs.first > rhs.first;
+      });
+      double shared = double(std::max(1u, enginesPerKind[engine]));
+      double work = 0;
+      for (auto [start, duration] : engineStarts) {
+        work += duration;
+        ends[engine].lateWork =
+            std::max(ends[engine].lateWork, start + work / shared);
+      }
+    }
   }
   // The last ops are followed by their descendants' work too.
   size_t lastBegin =

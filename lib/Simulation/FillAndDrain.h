@@ -34,6 +34,13 @@ namespace mlir::vyre::simulation {
 struct EngineEnds {
   bool used = false;
   double fill = 0, drain = 0;
+  /// The most, over a time t, of t and the work of the engine's ops that
+  /// cannot start before t (on their chains and after their ancestors'
+  /// work), shared among its engines: that work ends no earlier, before the
+  /// drain. A kernel that needs two tiles copied in starts after both, and
+  /// so do the kernels that accumulate after it, where another kernel that
+  /// needs nothing may start at 0 and make the fill 0.
+  double lateWork = 0;
 };
 
 /// Records the ops of one run on the dependency chain, in program order,
@@ -80,8 +87,10 @@ public:
   /// The ends of engines 0 .. `enginesPerKind.size()` - 1; engine `e` is
   /// `enginesPerKind[e]` engines that share its work.
   /// Without `countWork`, the ends are those of the chains alone.
+  /// `workPerKind` is each engine's work over the whole run.
   llvm::SmallVector<EngineEnds>
-  compute(bool countWork, llvm::ArrayRef<unsigned> enginesPerKind) const;
+  compute(bool countWork, llvm::ArrayRef<unsigned> enginesPerKind,
+          llvm::ArrayRef<double> workPerKind) const;
 
   /// The most ops at the start and at the end of the run whose ancestors'
   /// (descendants') work is counted: a set of ops per op, so quadratic.

@@ -180,17 +180,18 @@ public:
         {EngineKind::DeviceToHost, sumD2H}};
     SmallVector<simulation::EngineEnds> ends = fillAndDrain.compute(
         model.countWorkAround,
-
         {unsigned(engineFree.at(EngineKind::Compute).size()),
          unsigned(engineFree.at(EngineKind::HostToDevice).size()),
-         unsigned(engineFree.at(EngineKind::DeviceToHost).size())});
+         unsigned(engineFree.at(EngineKind::DeviceToHost).size())},
+        {sumKernels, sumH2D, sumD2H});
     double bound = 0;
     for (auto [kind, sum] : sums) {
       double shared = sum / double(engineFree.at(kind).size());
       const simulation::EngineEnds &kindEnds = ends[unsigned(kind)];
-      bound = std::max(bound, kindEnds.used
-                                  ? kindEnds.fill + shared + kindEnds.drain
-                                  : shared);
+      bound = std::max(bound, kindEnds.used ? std::max(kindEnds.fill + shared,
+                                                       kindEnds.lateWork) +
+                                                  kindEnds.drain
+                                            : shared);
     }
     return bound;
   }

@@ -101,3 +101,38 @@ func.func @two_results(%ha: memref<150000xf32> {vyre.pinned, llvm.noalias},
   vyre.copy_d2h %y to %hy : memref<1375000xf32> to memref<1375000xf32>
   return
 }
+
+// -----
+
+// Tests that the kernels that cannot start before some time count from it:
+// the first kernel (50 us) needs one copy (102 us) and may start at 102 us,
+// but the second (300 us) reads a buffer copied in after the first on the
+// one copy engine, so it and the third (300 us), which follows it, start
+// no earlier than 204 us: 204 + 600 + 12.9 (the copy back) = 816.9 us, the
+// bound, which the overlapped schedule reaches. The chain alone and the
+// fill of the first kernel give 764.9 us; the copy engine's work, 306 us
+// (a third copy that nothing reads ends it).
+gpu.module @k {
+  func.func private @first(%a: memref<1375000xf32>, %c: memref<150000xf32>) attributes {gpu.kernel}
+  func.func private @second(%b: memref<1375000xf32>, %c: memref<150000xf32>) attributes {gpu.kernel}
+}
+// SERIAL: remark: makespan 968.9 us, device time 968.9 us, bound 816.9 us (H2D copies 306.0 us, D2H copies 12.9 us, kernels 650.0 us, longest path 764.9 us, engine with fill and drain 816.9 us,
+// OVERLAP: remark: makespan 816.9 us, device time 968.9 us, bound 816.9 us
+func.func @late_kernels(%ha: memref<1375000xf32> {vyre.pinned, llvm.noalias},
+                        %hb: memref<1375000xf32> {vyre.pinned, llvm.noalias},
+                        %hd: memref<1375000xf32> {vyre.pinned, llvm.noalias},
+                        %hc: memref<150000xf32> {vyre.pinned, llvm.noalias}) {
+  %c1 = arith.constant 1 : index
+  %a = vyre.alloc : memref<1375000xf32>
+  %b = vyre.alloc : memref<1375000xf32>
+  %d = vyre.alloc : memref<1375000xf32>
+  %c = vyre.alloc : memref<150000xf32>
+  vyre.copy_h2d %ha to %a : memref<1375000xf32> to memref<1375000xf32>
+  vyre.dispatch @k::@first blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%a, %c : memref<1375000xf32>, memref<150000xf32>) access [read, write] {vyre.cost_us = 50.0}
+  vyre.copy_h2d %hb to %b : memref<1375000xf32> to memref<1375000xf32>
+  vyre.dispatch @k::@second blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b, %c : memref<1375000xf32>, memref<150000xf32>) access [read, readwrite] {vyre.cost_us = 300.0}
+  vyre.dispatch @k::@second blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b, %c : memref<1375000xf32>, memref<150000xf32>) access [read, readwrite] {vyre.cost_us = 300.0}
+  vyre.copy_d2h %c to %hc : memref<150000xf32> to memref<150000xf32>
+  vyre.copy_h2d %hd to %d : memref<1375000xf32> to memref<1375000xf32>
+  return
+}
