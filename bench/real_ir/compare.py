@@ -63,7 +63,7 @@ SCHEDULE = ("builtin.module(gpu-kernel-outlining,"
 UPSTREAM_SCHEDULE = (
     "builtin.module(gpu-kernel-outlining,func.func(convert-gpu-host-to-vyre),"
     "vyre-kernel-access,vyre-estimate-kernel-costs,vyre-function-effects,"
-    "func.func(vyre-async-in-place{wait-before-any-effect}),vyre-simulate)")
+    "func.func(vyre-async-in-place{wait-before-any-effect}),vyre-simulate{group-allocations=false})")
 
 
 def run(args, **kwargs):

@@ -13,6 +13,7 @@
 #include "IndexValues.h"
 #include "SteadyState.h"
 
+#include "vyre/Analysis/AllocationGroups.h"
 #include "vyre/Analysis/DeviceCosts.h"
 #include "vyre/Analysis/HostEffects.h"
 #include "vyre/Analysis/SlotAccessAnalysis.h"
@@ -130,7 +131,9 @@ class Simulator {
 public:
   Simulator(func::FuncOp function, SlotAccessAnalysis &slots,
             const EngineModel &model)
-      : function(function), slots(slots), model(model) {
+      : function(function), slots(slots), model(model),
+        allocationGroups(model.groupAllocations ? function.getOperation()
+                                                : nullptr) {
     engineFree[EngineKind::Compute].assign(std::max(1u, model.computeEngines),
                                            0.0);
     engineFree[EngineKind::HostToDevice].assign(
@@ -511,8 +514,11 @@ private:
       if (LoopWrites *writes = currentWrites())
         writes->streams.insert(*stream);
       // A free waits on the host for the whole device: the runtime's
-      // cuMemFree is not stream-ordered, and synchronizes every stream.
-      if (isa<DeallocOp>(op)) {
+      // cuMemFree is not stream-ordered, and synchronizes every stream. The
+      // buffers of a group are allocated and freed as one, at the group's
+      // last dealloc (AllocationGroups.h).
+      auto dealloc = dyn_cast<DeallocOp>(op.getOperation());
+      if (dealloc && !allocationGroups.isFreedLater(dealloc)) {
         hostWaits(deviceDone(free), 1);
         spendOnHost(model.allocFreeUs);
         idleForHostUs += model.hostSyncUs + model.allocFreeUs;
@@ -1028,6 +1034,7 @@ private:
   func::FuncOp function;
   SlotAccessAnalysis &slots;
   EngineModel model;
+  AllocationGroups allocationGroups;
   /// Ops run so far (max-ops), and the top-level loop being run.
   uint64_t opsRun = 0;
   Operation *outermostLoop = nullptr;
@@ -1116,6 +1123,7 @@ struct SimulatePass : public vyre::impl::SimulatePassBase<SimulatePass> {
                       streamCreateUs,
                       hostSyncUs,
                       allocFreeUs};
+    model.groupAllocations = groupAllocations;
     // Every function with a body, each on its own model of the device; the
     // trace holds them all, two processes (streams, engines) per function.
     llvm::json::Array events;

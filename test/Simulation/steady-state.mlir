@@ -46,7 +46,7 @@ module attributes {gpu.container_module} {
   // 330 iterations; from then on each kernel starts when the host issues
   // it. Extrapolating earlier would keep the stream's pace to the end
   // (about 6,222 us).
-  // CHECK: remark: makespan 42557.4 us, device time 6222.2 us
+  // CHECK: remark: makespan 42534.2 us, device time 6222.2 us
   // STEADY-SAME: ; 9673 loop iterations added from their steady state)
   func.func @held_before_the_loop(%h: memref<16777216xf32> {vyre.pinned}) {
     %c0 = arith.constant 0 : index
@@ -106,9 +106,9 @@ module attributes {gpu.container_module} {
   // each iteration; its own kernels take 18.25 us, so the copies catch up
   // after about 267 iterations. An allowance in proportion to the times
   // (10 us at 10^10 us) took the 3.75 us per iteration the copies gain for
-  // rounding and extrapolated after three iterations (makespan
-  // 10000220013.1 us, 87.8 us short).
-  // CHECK: remark: makespan 10000220100.9 us
+  // rounding and extrapolated after three iterations (87.8 us short of the
+  // makespan).
+  // CHECK: remark: makespan 10000220054.5 us
   func.func @catches_up_late(%o: memref<4xf32> {vyre.pinned}, %h: memref<275000xf32> {vyre.pinned}) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -31,7 +31,7 @@ gpu.module @k {
 // CHECK-LABEL: func.func private @batches_disjoint(
 // CHECK-LABEL: func.func private @batches_may_alias(
 // KEEP: [Passed] ArgumentsVersioned | Category:version-aliasing | Remark="arguments 0, 1 of @batches are checked disjoint at run time (only-if-faster=false)"
-// expected-remark @below {{arguments 0, 1 of @batches are checked disjoint at run time: @batches_disjoint runs when they are, @batches_may_alias otherwise (simulated 268.5 us with them disjoint, 396.2 us as written)}}
+// expected-remark @below {{arguments 0, 1 of @batches are checked disjoint at run time: @batches_disjoint runs when they are, @batches_may_alias otherwise (simulated 203.6 us with them disjoint, 373.0 us as written)}}
 func.func @batches(%in: memref<8x262144xf32> {vyre.pinned}, %out: memref<8x262144xf32> {vyre.pinned}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -66,7 +66,7 @@ func.func @batches(%in: memref<8x262144xf32> {vyre.pinned}, %out: memref<8x26214
 // CHECK: return
 // CHECK-NOT: @once_
 // KEEP: [Passed] ArgumentsVersioned | Category:version-aliasing | Remark="arguments 0, 1 of @once are checked disjoint at run time (only-if-faster=false)"
-// expected-remark @below {{versioning @once on arguments 0, 1 does not pay: simulated 111.1 us with them disjoint, 111.1 us as written; @once stays as written}}
+// expected-remark @below {{versioning @once on arguments 0, 1 does not pay: simulated 87.9 us with them disjoint, 87.9 us as written; @once stays as written}}
 func.func @once(%in: memref<262144xf32> {vyre.pinned}, %out: memref<262144xf32> {vyre.pinned}) {
   %c1 = arith.constant 1 : index
   %c1024 = arith.constant 1024 : index

@@ -1,4 +1,4 @@
-// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --remarks-filter=pipeline-loops --verify-diagnostics | FileCheck %s
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops=max-pipeline-depth=2 --remarks-filter=pipeline-loops --verify-diagnostics | FileCheck %s
 // The loops and copies --vyre-pipeline-loops must leave as they are, each
 // with the remark that says why, and those it moves out of loops.
 // RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null

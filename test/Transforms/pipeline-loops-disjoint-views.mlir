@@ -1,5 +1,5 @@
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --remarks-filter=pipeline-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --overlap-copies | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops=max-pipeline-depth=2 --remarks-filter=pipeline-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops=max-pipeline-depth=2 --overlap-copies | FileCheck %s
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --overlap-copies --vyre-verify-schedule -o /dev/null
 // RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops="pipeline-depth=3" --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null
 // RUN: vyre-opt %s --split-input-file --test-vyre-value-digest="index=0" --mlir-print-op-on-diagnostic=false -o /dev/null 2> %t.input0

@@ -1,7 +1,7 @@
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --remarks-filter=pipeline-loops --verify-diagnostics | FileCheck %s
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops=max-pipeline-depth=2 --remarks-filter=pipeline-loops --verify-diagnostics | FileCheck %s
 // Scheduled: each kernel of the first iteration waits only for the copy it
 // uses (the referee checks the schedule).
-// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops --overlap-copies --vyre-verify-schedule | FileCheck %s --check-prefix=SCHED
+// RUN: vyre-opt %s --split-input-file --vyre-kernel-access --vyre-pipeline-loops=max-pipeline-depth=2 --overlap-copies --vyre-verify-schedule | FileCheck %s --check-prefix=SCHED
 // Through the whole default pipeline, both referees, and upstream's NVVM
 // lowering (cubin-format=isa: no ptxas needed).
 // RUN: vyre-opt %s --split-input-file --vyre-to-gpu-pipeline="verify=true" | mlir-opt --split-input-file --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-features=+ptx80 cubin-format=isa" | vyre-opt --split-input-file --test-vyre-stream-balance -o /dev/null

@@ -1,4 +1,4 @@
-// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops | FileCheck %s
+// RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops=max-pipeline-depth=2 | FileCheck %s
 // Every output, once --overlap-copies has scheduled it, passes the schedule's
 // referee, and through the lowering, the gpu dialect's.
 // RUN: vyre-opt %s --vyre-kernel-access --vyre-pipeline-loops --overlap-copies=cost-model=false --vyre-verify-schedule -o /dev/null

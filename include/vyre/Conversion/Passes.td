@@ -14,7 +14,7 @@ def ConvertVyreToGPUPass : Pass<"convert-vyre-to-gpu", "::mlir::ModuleOp"> {
 
     | vyre | gpu |
     | --- | --- |
-    | `vyre.alloc` / `vyre.dealloc` | `gpu.alloc async` / `gpu.dealloc async` on the main stream |
+    | `vyre.alloc` / `vyre.dealloc` | `gpu.alloc async` / `gpu.dealloc async` on the main stream; buffers freed one after another in the block that allocates them: one `gpu.alloc async` of bytes where the first was, a `memref.view` of it per buffer, one `gpu.dealloc async` where the last was (docs/Lowering.md) |
     | `vyre.dispatch` | `gpu.launch_func async` on the main stream |
     | `vyre.copy_h2d`, `vyre.copy_d2h` | `gpu.memcpy async` on the main stream, then the host waits for it |
     | `vyre.copy_h2d_async`, `vyre.copy_d2h_async` | `gpu.memcpy async` on its side stream, after a join of its dependencies |

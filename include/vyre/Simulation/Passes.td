@@ -13,12 +13,13 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
     one after another) and a lower bound on every schedule of the program:
     max(longest dependency path, the busiest kind of engine with its fill
     and drain) plus the host's time in which the device must idle (the first
-    launch, each free, the return's synchronization).
+    launch, each free of an allocation, the return's synchronization).
 
     The model: the host issues ops in program order, spending the runtime's
     overheads (`launch-us` per launch or memcpy, `event-us` per dependency of
     a join, `stream-create-us` per join, `host-sync-us` per synchronization,
-    `alloc-free-us` per buffer, calibrated on an H200); a device op starts once it is issued, its stream is free, its
+    `alloc-free-us` per allocation the lowering makes, calibrated on an
+    H200); a device op starts once it is issued, its stream is free, its
     dependencies are done and an engine of its kind is free, and runs for its
     duration. Defaults: one compute engine and one copy engine per direction,
     55 GB/s each way (an H200's pinned host-to-device rate on PCIe Gen5), 2 us
@@ -82,6 +83,11 @@ def SimulatePass : Pass<"vyre-simulate", "::mlir::ModuleOp"> {
     Option<"allocFreeUs", "alloc-free-us", "double", "21.5",
            "Host time of allocating and freeing one device buffer, counted "
            "at its dealloc, us">,
+    Option<"groupAllocations", "group-allocations", "bool", "true",
+           "Count the buffers freed one after another in the block that "
+           "allocates them as one allocation and one free, as "
+           "--convert-vyre-to-gpu makes them (false: a free each, as a "
+           "program lowered by upstream's passes pays)">,
     Option<"tracePath", "trace", "std::string", "\"\"",
            "Write a Chrome trace-event JSON here">,
     Option<"maxTrips", "max-trips", "uint64_t", "1000000",

@@ -42,6 +42,11 @@ struct EngineModel {
   /// caller that compares makespans alone may leave it out, and its bound
   /// is then that of the chains alone, lower.
   bool countWorkAround = true;
+  /// Whether the buffers the lowering allocates and frees as one
+  /// (AllocationGroups.h) cost one allocation and one free together, as
+  /// vyre's lowering makes them; false for a program lowered otherwise
+  /// (upstream's --gpu-async-region frees each).
+  bool groupAllocations = true;
 };
 
 /// The default model with the cost figures of a pass that has the options

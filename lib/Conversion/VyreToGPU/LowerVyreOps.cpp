@@ -9,7 +9,9 @@
 
 #include "VyreToGPULowering.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -94,15 +96,37 @@ static FailureOr<Operation *> lastUseInBlock(Value buffer) {
 }
 
 void VyreToGPULowering::lowerAlloc(AllocOp alloc, StreamState &state) {
+  toErase.push_back(alloc);
+  // A group's buffers are made with its first (AllocationGroups.h).
+  const AllocationGroup *group = allocationGroups->lookup(alloc);
+  if (group && group->allocs.front() != alloc)
+    return;
   Location loc = alloc.getLoc();
   Value dependency = continueMain(state, {}, loc, /*nextOpKept=*/true);
-  auto gpuAlloc = gpu::AllocOp::create(builder, loc, alloc.getType(), tokenType,
-                                       dependency, alloc.getDynamicSizes(),
-                                       ValueRange{}, /*hostShared=*/false);
+  Type type = alloc.getType();
+  ValueRange dynamicSizes = alloc.getDynamicSizes();
+  if (group) {
+    type = MemRefType::get({group->totalBytes}, builder.getI8Type());
+    dynamicSizes = {};
+  }
+  auto gpuAlloc =
+      gpu::AllocOp::create(builder, loc, type, tokenType, dependency,
+                           dynamicSizes, ValueRange{}, /*hostShared=*/false);
   state.main = streams.append(dependency, gpuAlloc.getAsyncToken());
   streams.recordAlloc(gpuAlloc.getMemref(), gpuAlloc.getAsyncToken());
-  alloc.replaceAllUsesWith(gpuAlloc.getMemref());
-  toErase.push_back(alloc);
+  if (group) {
+    // Each buffer, at its offset: a memref.view, of the buffer's own type.
+    for (auto [index, offset] : llvm::enumerate(group->byteOffsets)) {
+      AllocOp member = group->allocs[index];
+      Value shift = arith::ConstantIndexOp::create(builder, loc, offset);
+      auto view =
+          memref::ViewOp::create(builder, member.getLoc(), member.getType(),
+                                 gpuAlloc.getMemref(), shift, ValueRange{});
+      member.replaceAllUsesWith(view.getResult());
+    }
+  } else {
+    alloc.replaceAllUsesWith(gpuAlloc.getMemref());
+  }
   FailureOr<Operation *> lastUse = lastUseInBlock(gpuAlloc.getMemref());
   if (succeeded(lastUse)) {
     if (*lastUse)
@@ -113,14 +137,22 @@ void VyreToGPULowering::lowerAlloc(AllocOp alloc, StreamState &state) {
 }
 
 void VyreToGPULowering::lowerDealloc(DeallocOp dealloc, StreamState &state) {
-  Location loc = dealloc.getLoc();
-  Value dependency = continueMain(
-      state, streams.allocsToOrder({state.main}, dealloc.getMemref()), loc,
-      /*nextOpKept=*/true);
-  auto gpuDealloc = gpu::DeallocOp::create(builder, loc, tokenType, dependency,
-                                           dealloc.getMemref());
-  state.main = streams.append(dependency, gpuDealloc.getAsyncToken());
   toErase.push_back(dealloc);
+  // A group is freed once, at its last dealloc: its buffers are views of
+  // one allocation.
+  Value buffer = dealloc.getMemref();
+  if (const AllocationGroup *group = allocationGroups->lookup(dealloc)) {
+    if (group->deallocs.back() != dealloc)
+      return;
+    buffer = buffer.getDefiningOp<memref::ViewOp>().getSource();
+  }
+  Location loc = dealloc.getLoc();
+  Value dependency =
+      continueMain(state, streams.allocsToOrder({state.main}, buffer), loc,
+                   /*nextOpKept=*/true);
+  auto gpuDealloc =
+      gpu::DeallocOp::create(builder, loc, tokenType, dependency, buffer);
+  state.main = streams.append(dependency, gpuDealloc.getAsyncToken());
 }
 
 LogicalResult VyreToGPULowering::lowerDispatch(DispatchOp dispatch,
@@ -153,6 +185,15 @@ LogicalResult VyreToGPULowering::lowerDispatch(DispatchOp dispatch,
   return success();
 }
 
+/// Whether `value` is a buffer of an allocation group (AllocationGroups.h):
+/// a `memref.view` of a `gpu.alloc`, which the copy rule below takes as the
+/// allocation it stands for (canonicalize erases no copy into a view, and
+/// folds no such view into the allocation: their types differ).
+static bool isGroupedBuffer(Value value) {
+  auto view = value.getDefiningOp<memref::ViewOp>();
+  return view && view.getSource().getDefiningOp<gpu::AllocOp>();
+}
+
 /// Whether upstream's `canonicalize` may erase the `gpu.memcpy` that `copy`
 /// becomes, whose destination is `target`. It erases a copy whose
 /// destination an allocation made and nothing but frees uses otherwise.
@@ -176,7 +217,8 @@ static bool mayEraseCopy(Operation *copy, Value target, bool isViewAlias) {
         isa<FunctionOpInterface>(block->getParentOp()))
       return false;
   } else if (!hasEffect<MemoryEffects::Allocate>(target.getDefiningOp(),
-                                                 target)) {
+                                                 target) &&
+             !isGroupedBuffer(target)) {
     return true;
   }
   return llvm::none_of(target.getUsers(), [&](Operation *user) {

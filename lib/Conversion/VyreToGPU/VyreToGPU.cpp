@@ -123,6 +123,7 @@ LogicalResult VyreToGPULowering::lowerFunction(FunctionOpInterface function) {
     return failure();
   sequential = !isInStreamForm(function);
   summaries.compute(function);
+  allocationGroups.emplace(function);
   runtime.setModule(function->getParentOfType<ModuleOp>());
   kernelScope = SymbolTable::getNearestSymbolTable(function);
   return lowerRegion(body);

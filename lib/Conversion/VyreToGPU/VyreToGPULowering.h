@@ -13,6 +13,7 @@
 #include "RuntimeCalls.h"
 #include "StreamTracker.h"
 
+#include "vyre/Analysis/AllocationGroups.h"
 #include "vyre/Dialect/Vyre/IR/VyreOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -332,6 +333,8 @@ private:
   /// Lowered vyre ops, in program order. They are erased at the end: until
   /// then their tokens stay valid keys of `tokens`.
   SmallVector<Operation *> toErase;
+  /// The function's buffers allocated and freed as one (lowerAlloc).
+  std::optional<AllocationGroups> allocationGroups;
 };
 
 } // namespace mlir::vyre::vyre_to_gpu

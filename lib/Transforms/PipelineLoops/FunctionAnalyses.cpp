@@ -81,3 +81,30 @@ void FunctionAnalyses::update(const LoopRewriteScope &scope) {
   // The ops in the changed ranges before the rewrite were the loop's.
   numOps = numOps - scope.replaced.size() + added.size();
 }
+
+void FunctionAnalyses::noteEmittedBeside(ArrayRef<Operation *> ops) {
+  if (ops.empty())
+    return;
+  llvm::DenseSet<Operation *> emitted(ops.begin(), ops.end());
+  // Each run of emitted ops is numbered between the ops around it.
+  for (Operation *op : ops) {
+    Operation *previous = op->getPrevNode();
+    if (previous && emitted.contains(previous))
+      continue;
+    Operation *end = op;
+    while (end->getNextNode() && emitted.contains(end->getNextNode()))
+      end = end->getNextNode();
+    positions.renumber(op->getBlock(), op->getIterator(),
+                       std::next(end->getIterator()), {});
+  }
+  slots.update({}, ops);
+  for (Operation *op : ops)
+    for (Operation *holder = op->getParentOp(); holder;
+         holder = holder->getParentOp()) {
+      footprints.forget(holder);
+      if (holder == function.getOperation())
+        break;
+    }
+  hostAliasing.emplace(function);
+  numOps += ops.size();
+}

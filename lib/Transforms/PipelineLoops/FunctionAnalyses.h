@@ -59,6 +59,11 @@ struct FunctionAnalyses {
   /// that holds the loop, not of the function.
   void update(const LoopRewriteScope &scope);
 
+  /// Brings every analysis up to date with ops a rewrite put away from the
+  /// places `update` covers (emitPipelinedLoop's allocs and deallocs beside
+  /// the buffers they rotate). Call it after `update`.
+  void noteEmittedBeside(ArrayRef<Operation *> ops);
+
   func::FuncOp function;
   SlotAccessAnalysis slots;
   /// Rebuilt by each update (it keeps nothing but caches).

@@ -165,9 +165,14 @@ bool mayWriteHostBuffer(const SideAccess &side, Value hostRoot,
 /// rotated buffer (the original and `depth - 1` new ones), each fill issued
 /// `depth - 1` iterations ahead and each deferred copy one iteration late,
 /// and erases it.
-/// The caller tags what it emitted (tagOpsInPlaceOfLoop).
-void emitPipelinedLoop(scf::ForOp loop, const LoopPrefetchAnalysis &analysis,
-                       unsigned depth);
+/// The caller tags what it emitted (tagOpsInPlaceOfLoop). Returns the ops
+/// emitted away from the loop's place and from the op of the function's
+/// body that holds it: the allocs and deallocs of rotating buffers made
+/// beside the buffer they rotate (in runs right after its alloc and its
+/// dealloc), so that the lowering allocates and frees them as one.
+SmallVector<Operation *> emitPipelinedLoop(scf::ForOp loop,
+                                           const LoopPrefetchAnalysis &analysis,
+                                           unsigned depth);
 
 /// Moves the loop-invariant copies out of `loop`, in front of it; returns
 /// the copies moved. The caller tags them and the loop. `footprints` holds

@@ -179,6 +179,8 @@ private:
       tryPeelingFirstIteration(loop, /*extraOps=*/0, /*remarks=*/true);
     finishRewrite(block, before, last, loopLoc);
     analyses->update(scope);
+    analyses->noteEmittedBeside(emittedBeside);
+    emittedBeside.clear();
     return true;
   }
 
@@ -298,7 +300,7 @@ private:
         chooseDepth(loop, analysis, before, hoisted);
     if (!depth)
       return false;
-    emitPipelinedLoop(loop, analysis, *depth);
+    emittedBeside = emitPipelinedLoop(loop, analysis, *depth);
     return true;
   }
 
@@ -814,6 +816,9 @@ private:
   /// The cost model's figures; none with cost-model=false.
   std::optional<CopyTimeModel> costs;
   std::unique_ptr<FunctionAnalyses> analyses;
+  /// The ops the last loop's rewrite emitted beside the buffers it rotates
+  /// (emitPipelinedLoop).
+  SmallVector<Operation *> emittedBeside;
 };
 
 struct PipelineLoopsPass

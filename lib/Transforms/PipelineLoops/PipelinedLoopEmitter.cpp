@@ -30,6 +30,8 @@
 
 #include "PipelineLoops.h"
 
+#include "vyre/Analysis/AllocationGroups.h"
+
 #include "vyre/Dialect/Vyre/IR/PipelinedLocation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -137,7 +139,7 @@ public:
     while (!isa<FunctionOpInterface>(outermost->getParentOp()))
       outermost = outermost->getParentOp();
     OpBuilder around(outermost);
-    allocateRotatingBuffers(around);
+    allocateRotatingBuffers(around, outermost);
     OpBuilder builder(loop);
     Value tripCount = buildTripCount(builder, loop);
     Value pipelined = builder.createOrFold<arith::MulIOp>(
@@ -150,24 +152,55 @@ public:
     emitIf(builder, loc, any,
            [&](OpBuilder &inside) { emitPipelinedPart(inside, pipelined); });
     emitRemainder(builder, pipelined, tripCount);
-    // Freed after the loop's replacement, or after the outermost op.
+    // Freed after the loop's replacement, or after the outermost op; or
+    // beside the buffer they rotate (allocateRotatingBuffers).
     around.setInsertionPointAfter(outermost);
     OpBuilder &freeing = outermost == loop ? builder : around;
-    for (SmallVector<Value> &buffers : rotating)
-      for (Value buffer : llvm::drop_begin(buffers))
-        DeallocOp::create(freeing, loc, buffer);
+    for (auto [copy, buffers] : llvm::zip_equal(copies, rotating)) {
+      DeallocOp beside = besideDealloc.lookup(copy.buffer);
+      OpBuilder besideBuilder(copy.buffer->getContext());
+      if (beside)
+        besideBuilder.setInsertionPointAfter(beside);
+      // Beside the dealloc, where it stands in the input.
+      OpBuilder &at = beside ? besideBuilder : freeing;
+      Location freeLoc = beside ? beside.getLoc() : loc;
+      for (Value buffer : llvm::drop_begin(buffers)) {
+        auto dealloc = DeallocOp::create(at, freeLoc, buffer);
+        if (beside)
+          emittedBeside.push_back(dealloc);
+      }
+    }
     loop.erase();
   }
 
 private:
-  void allocateRotatingBuffers(OpBuilder &builder) {
+  /// Allocates each rotated buffer's copies: before `outermost`, or, where
+  /// the buffer is allocated and freed once in the block of `outermost`
+  /// (and freed after it), right after its alloc and freed right after its
+  /// dealloc. There the lowering makes them one allocation with it, and with
+  /// the buffers allocated and freed beside it (AllocationGroups.h): the
+  /// rotation adds no free, which waits for the whole device.
+  void allocateRotatingBuffers(OpBuilder &builder, Operation *outermost) {
     for (RotatedBuffer &copy : copies) {
       SmallVector<Value> &buffers = rotating.emplace_back();
       buffers.push_back(copy.buffer.getResult());
-      for (unsigned i = 1; i < depth; ++i)
-        buffers.push_back(AllocOp::create(builder, copy.buffer.getLoc(),
-                                          copy.buffer.getType(), ValueRange{})
-                              .getResult());
+      DeallocOp dealloc = getGroupableDealloc(copy.buffer);
+      bool beside = dealloc &&
+                    copy.buffer->getBlock() == outermost->getBlock() &&
+                    outermost->isBeforeInBlock(dealloc);
+      OpBuilder besideBuilder(copy.buffer->getContext());
+      if (beside) {
+        besideDealloc[copy.buffer] = dealloc;
+        besideBuilder.setInsertionPointAfter(copy.buffer);
+      }
+      OpBuilder &at = beside ? besideBuilder : builder;
+      for (unsigned i = 1; i < depth; ++i) {
+        auto alloc = AllocOp::create(at, copy.buffer.getLoc(),
+                                     copy.buffer.getType(), ValueRange{});
+        buffers.push_back(alloc.getResult());
+        if (beside)
+          emittedBeside.push_back(alloc);
+      }
     }
   }
 
@@ -367,6 +400,13 @@ private:
   Location loc;
   /// For each rotated buffer, its copies.
   SmallVector<SmallVector<Value>> rotating;
+  /// The dealloc of each rotated buffer whose copies are allocated and
+  /// freed beside it (allocateRotatingBuffers).
+  DenseMap<Operation *, DeallocOp> besideDealloc;
+
+public:
+  /// The allocs and deallocs emitted beside the buffers they rotate.
+  SmallVector<Operation *> emittedBeside;
   /// The fills and deferred copies, which leave their place in the body;
   /// those in branches by the op of the body that holds them.
   llvm::DenseSet<Operation *> movedOps;
@@ -375,8 +415,9 @@ private:
 
 } // namespace
 
-void pipeline::emitPipelinedLoop(scf::ForOp loop,
-                                 const LoopPrefetchAnalysis &analysis,
-                                 unsigned depth) {
-  PipelinedLoopEmitter(loop, analysis, depth).run();
+SmallVector<Operation *> pipeline::emitPipelinedLoop(
+    scf::ForOp loop, const LoopPrefetchAnalysis &analysis, unsigned depth) {
+  PipelinedLoopEmitter emitter(loop, analysis, depth);
+  emitter.run();
+  return std::move(emitter.emittedBeside);
 }

@@ -129,7 +129,10 @@ bool TraceChecker::mayAlias(const Buffer &lhs, const Buffer &rhs) {
   if (lhs.everything || rhs.everything)
     return true;
   if (lhs.root == rhs.root)
-    return lhs.instance == rhs.instance;
+    return lhs.instance == rhs.instance &&
+           !(lhs.bytes && rhs.bytes &&
+             (lhs.bytes->second <= rhs.bytes->first ||
+              rhs.bytes->second <= lhs.bytes->first));
   RootKind lhsKind = kindOf(lhs.root), rhsKind = kindOf(rhs.root);
   if (lhsKind == RootKind::Unknown || rhsKind == RootKind::Unknown) {
     // A value chosen among arguments by arith.select is one of them: it

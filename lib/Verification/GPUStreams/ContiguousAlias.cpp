@@ -1,4 +1,5 @@
-//===- ContiguousAlias.cpp - Which view an identity-layout alias points into ===//
+//===- ContiguousAlias.cpp - Which view an identity-layout alias points into
+//===//
 //
 // gpu.memcpy is lowered by upstream for identity layouts only, so a copy of a
 // contiguous view with an offset reaches the gpu dialect through an alias: a
@@ -7,15 +8,19 @@
 // `unrealized_conversion_cast`. The referee reads that structure itself: the
 // alias touches the view it was computed from. A tile copy
 // (vyreMemcpy2DAsync) takes the address of each side's first element, built
-// the same way.
+// the same way. The buffers the lowering carves out of one allocation are
+// `memref.view`s of it at constant offsets: each touches its own bytes of it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ContiguousAlias.h"
 
+#include "vyre/Analysis/DeviceCosts.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -77,4 +82,47 @@ Value mlir::vyre::gpu_streams::rootBehindViews(Value value) {
     value = view.getViewSource();
   }
   return value;
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+mlir::vyre::gpu_streams::bytesWithinRoot(Value value) {
+  // Walking down to the root: the first memref.view gives the size, and
+  // each adds its offset.
+  std::optional<int64_t> size;
+  int64_t offset = 0;
+  while (Operation *definer = value.getDefiningOp()) {
+    if (Value aliased = viewBehindAlias(value)) {
+      value = aliased;
+      continue;
+    }
+    if (auto view = dyn_cast<memref::ViewOp>(definer)) {
+      APInt shift;
+      if (!matchPattern(view.getByteShift(), m_ConstantInt(&shift)) ||
+          shift.isNegative() || shift.getActiveBits() > 62)
+        return std::nullopt;
+      if (!size) {
+        bool overflows = false;
+        std::optional<uint64_t> bytes =
+            vyre::getCopyBytes(view.getResult(), view, &overflows);
+        if (!bytes || overflows || *bytes >= (uint64_t(1) << 62))
+          return std::nullopt;
+        size = int64_t(*bytes);
+      }
+      offset += shift.getSExtValue();
+      if (offset >= (int64_t(1) << 62))
+        return std::nullopt;
+      value = view.getSource();
+      continue;
+    }
+    // Any other view of the buffer stays within its bytes: the buffer was
+    // an allocation of its own before the lowering carved it out of one,
+    // and reaching past an allocation is undefined.
+    auto view = dyn_cast<ViewLikeOpInterface>(definer);
+    if (!view || view.getViewDest() != value)
+      break;
+    value = view.getViewSource();
+  }
+  if (!size)
+    return std::nullopt;
+  return std::make_pair(offset, offset + *size);
 }

@@ -9,6 +9,9 @@
 
 #include "mlir/IR/Value.h"
 
+#include <optional>
+#include <utility>
+
 namespace mlir::vyre::gpu_streams {
 
 /// If `value` is an identity-layout memref cast from an LLVM descriptor that
@@ -23,6 +26,12 @@ Value viewBehindPointer(Value pointer);
 /// The buffer `value` names: views and the aliases above resolved to what
 /// they view.
 Value rootBehindViews(Value value);
+
+/// The bytes of rootBehindViews(value) that `value` may touch, [begin, end),
+/// where a `memref.view` at a constant offset, of a static shape, stands
+/// between them (the lowering's buffers carved out of one allocation: any
+/// view of one stays within its bytes); none otherwise (any byte).
+std::optional<std::pair<int64_t, int64_t>> bytesWithinRoot(Value value);
 
 } // namespace mlir::vyre::gpu_streams
 

@@ -211,6 +211,8 @@ std::vector<int64_t> TraceInterpreter::entrySignature(ArrayRef<Value> inputs) {
       signature.push_back(reinterpret_cast<intptr_t>(root));
       signature.push_back(
           number(buffers, std::make_pair(root, buffer.instance)));
+      signature.push_back(buffer.bytes ? buffer.bytes->first : -1);
+      signature.push_back(buffer.bytes ? buffer.bytes->second : -1);
     } else if (auto stream = pointerStream.find(input);
                stream != pointerStream.end()) {
       signature.push_back(Stream);

@@ -26,6 +26,10 @@ struct Buffer {
   bool everything = false;
   Value root;
   unsigned instance = 0;
+  /// The bytes of `root` a `memref.view` at a constant offset selects
+  /// ([begin, end)): the buffers the lowering carves out of one allocation.
+  /// None: any of its bytes.
+  std::optional<std::pair<int64_t, int64_t>> bytes;
 };
 
 /// The buffer that stands for any buffer.

@@ -127,17 +127,27 @@ FailureOr<unsigned> TraceInterpreter::streamOf(Operation *user, Value token) {
   return it->second;
 }
 
-/// Views resolve to what they view, and an iter_arg or a region result to
-/// the buffer bound to it in this trace. Anything else is its own root (an
+/// Views resolve to what they view (a `memref.view` at a constant offset to
+/// its bytes of it), and an iter_arg or a region result to the buffer bound
+/// to it in this trace. Anything else is its own root (an
 /// unknown one may alias everything).
 Buffer TraceInterpreter::bufferOf(Value value) {
   Value root = rootBehindViews(value);
+  std::optional<std::pair<int64_t, int64_t>> bytes = bytesWithinRoot(value);
   auto bound = memrefBinding.find(root);
-  if (bound != memrefBinding.end())
-    return bound->second;
+  if (bound != memrefBinding.end()) {
+    Buffer buffer = bound->second;
+    // Bytes of the bound buffer's bytes, if it has a range.
+    if (bytes) {
+      int64_t base = buffer.bytes ? buffer.bytes->first : 0;
+      buffer.bytes = {base + bytes->first, base + bytes->second};
+    }
+    return buffer;
+  }
   Buffer buffer;
   buffer.root = root;
   buffer.instance = bufferInstance.lookup(root);
+  buffer.bytes = bytes;
   return buffer;
 }
 

@@ -250,12 +250,15 @@ module attributes {gpu.container_module} {
     %s = gpu.wait async
     %e = gpu.memset async [%s] %d, %zero : memref<64xf32>, f32
     gpu.wait [%e]
+    // The two device buffers, freed together, are one allocation, made
+    // where the first was.
     // CHECK:      %[[LOCAL:.+]] = memref.alloc
+    // CHECK:      %[[BYTES:[^,]+]], %{{.+}} = gpu.alloc async [%{{.+}}] () : memref<512xi8>
+    // CHECK:      %[[D2:.+]] = memref.view %[[BYTES]]
     // CHECK:      gpu.memset async
     // CHECK-NEXT: gpu.wait
     // CHECK-NEXT: %[[S:.+]] = gpu.wait async
-    // CHECK-NEXT: %{{.+}}, %[[A:.+]] = gpu.alloc async [%[[S]]]
-    // CHECK-NEXT: %[[C:.+]] = gpu.memcpy async [%[[A]]]
+    // CHECK-NEXT: %[[C:.+]] = gpu.memcpy async [%[[S]]] %[[D2]]
     // CHECK-NEXT: memref.store %{{.+}}, %[[LOCAL]][
     // CHECK-NEXT: %[[Y:.+]] = arith.addf
     // CHECK-NEXT: memref.load %arg0
@@ -272,8 +275,7 @@ module attributes {gpu.container_module} {
     // CHECK-NEXT: gpu.wait [%[[B]]]
     // CHECK-NEXT: memref.load %[[LOCAL]]
     // CHECK-NEXT: %[[S3:.+]] = gpu.wait async
-    // CHECK-NEXT: %[[F:.+]] = gpu.dealloc async [%[[S3]]]
-    // CHECK-NEXT: %[[G:.+]] = gpu.dealloc async [%[[F]]]
+    // CHECK-NEXT: %[[G:.+]] = gpu.dealloc async [%[[S3]]] %[[BYTES]]
     // CHECK-NEXT: memref.dealloc %[[LOCAL]]
     // CHECK-NEXT: arith.addf
     // CHECK-NEXT: gpu.wait [%[[G]]]

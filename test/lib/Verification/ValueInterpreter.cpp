@@ -138,6 +138,10 @@ struct Buffer {
   /// The bytes of one element: addresses count bytes.
   int64_t elementBytes = 1;
   bool freed = false;
+  /// The buffers `memref.view`s carve out of this one, each with its bytes
+  /// [begin, end): the lowering's buffers of one allocation. They are freed
+  /// with it.
+  SmallVector<std::tuple<int64_t, int64_t, unsigned>> parts;
 };
 
 /// An event from mgpuEventCreate.
@@ -215,8 +219,7 @@ private:
   //===--------------------------------------------------------------------===//
 
   View newBuffer(MemRefType type, uint64_t seed) {
-    View view;
-    view.buffer = buffers.size();
+    unsigned index = buffers.size();
     Buffer &buffer = buffers.emplace_back();
     if (type.getElementType().isIntOrFloat())
       buffer.elementBytes =
@@ -225,6 +228,13 @@ private:
       buffer.elementBytes = 8;
     for (int64_t i = 0; i < type.getNumElements(); ++i)
       buffer.elements.push_back(mix(seed, i));
+    return newView(index, type);
+  }
+
+  /// All of buffer `buffer`, as a memref of `type` (identity layout).
+  static View newView(unsigned buffer, MemRefType type) {
+    View view;
+    view.buffer = buffer;
     int64_t stride = 1;
     view.sizes.assign(type.getShape().begin(), type.getShape().end());
     view.strides.resize(type.getRank());
@@ -272,6 +282,8 @@ private:
     if (buffers[view.buffer].freed)
       return fault(op, "frees a buffer twice");
     buffers[view.buffer].freed = true;
+    for (auto [begin, end, part] : buffers[view.buffer].parts)
+      buffers[part].freed = true;
     return success();
   }
 
@@ -702,6 +714,49 @@ private:
     return success();
   }
 
+  /// A `memref.view` of a whole byte buffer at a constant offset: a buffer
+  /// of its own (the same one each time those bytes are viewed with that
+  /// type), freed with the byte buffer. Views that overlap otherwise are not
+  /// modelled.
+  LogicalResult runView(memref::ViewOp view) {
+    if (failed(expect(view, view.getSource(), Kind::Memref)))
+      return failure();
+    View source = get(view.getSource()).view;
+    MemRefType type = view.getType();
+    if (source.offset != 0 || source.sizes.size() != 1 ||
+        source.strides.front() != 1 || !type.hasStaticShape() ||
+        !type.getElementType().isIntOrIndexOrFloat())
+      return unmodelled(view, "views a view, or has a dynamic shape");
+    int64_t elementBytes =
+        type.getElementType().isIndex()
+            ? 8
+            : std::max<int64_t>(1, (type.getElementTypeBitWidth() + 7) / 8);
+    int64_t begin = integer(view.getByteShift());
+    int64_t end = begin + type.getNumElements() * elementBytes;
+    if (begin < 0 || end > source.sizes.front())
+      return unmodelled(view, "views bytes outside its buffer");
+    if (buffers[source.buffer].freed)
+      return fault(view, "uses a buffer after it was freed");
+    std::optional<unsigned> found;
+    for (auto [partBegin, partEnd, part] : buffers[source.buffer].parts) {
+      if (partEnd <= begin || end <= partBegin)
+        continue;
+      if (partBegin != begin || partEnd != end ||
+          buffers[part].elementBytes != elementBytes)
+        return unmodelled(view, "views bytes another view covers otherwise");
+      found = part;
+    }
+    View result;
+    if (found) {
+      result = newView(*found, type);
+    } else {
+      result = newBuffer(type, hashString("uninitialized"));
+      buffers[source.buffer].parts.emplace_back(begin, end, result.buffer);
+    }
+    values[view] = RuntimeValue::ofView(std::move(result));
+    return success();
+  }
+
   LogicalResult runReinterpretCast(memref::ReinterpretCastOp cast) {
     if (failed(expect(cast, cast.getSource(), Kind::Memref)))
       return failure();
@@ -739,6 +794,8 @@ private:
       return runSubView(subview);
     if (auto cast = dyn_cast<memref::ReinterpretCastOp>(op))
       return runReinterpretCast(cast);
+    if (auto view = dyn_cast<memref::ViewOp>(op))
+      return runView(view);
     if (auto cast = dyn_cast<memref::CastOp>(op)) {
       if (failed(expect(op, cast.getSource(), Kind::Memref)))
         return failure();
