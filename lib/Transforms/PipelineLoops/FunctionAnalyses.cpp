@@ -36,7 +36,8 @@ struct OpsBetween {
 };
 } // namespace
 
-void FunctionAnalyses::update(const LoopRewriteScope &scope) {
+void FunctionAnalyses::update(const LoopRewriteScope &scope,
+                              ArrayRef<Operation *> emittedBeside) {
   // Around the op that holds the loop first: the gap left for the ops in
   // the loop's place may end at the first op after it.
   SmallVector<OpsBetween, 3> changed;
@@ -68,6 +69,26 @@ void FunctionAnalyses::update(const LoopRewriteScope &scope) {
   for (auto [index, ops] : llvm::enumerate(changed))
     positions.renumber(ops.block, ops.first, ops.last,
                        index == 0 ? ArrayRef(erased) : ArrayRef<Operation *>());
+  // The ops emitted beside the buffers they rotate, where the ranges above
+  // do not hold them: each run numbered between the ops around it, and
+  // made known before the ops that use them (a new buffer is a slot before
+  // a launch on it is summarized).
+  SmallVector<Operation *> beside;
+  for (Operation *op : emittedBeside)
+    if (!present.contains(op))
+      beside.push_back(op);
+  llvm::DenseSet<Operation *> besideSet(beside.begin(), beside.end());
+  for (Operation *op : beside) {
+    Operation *previous = op->getPrevNode();
+    if (previous && besideSet.contains(previous))
+      continue;
+    Operation *end = op;
+    while (end->getNextNode() && besideSet.contains(end->getNextNode()))
+      end = end->getNextNode();
+    positions.renumber(op->getBlock(), op->getIterator(),
+                       std::next(end->getIterator()), {});
+  }
+  added.insert(added.begin(), beside.begin(), beside.end());
   slots.update(erasedRoots, added);
   footprints.forget(erased);
   footprints.forget(added);
@@ -80,31 +101,4 @@ void FunctionAnalyses::update(const LoopRewriteScope &scope) {
   hostAliasing.emplace(function);
   // The ops in the changed ranges before the rewrite were the loop's.
   numOps = numOps - scope.replaced.size() + added.size();
-}
-
-void FunctionAnalyses::noteEmittedBeside(ArrayRef<Operation *> ops) {
-  if (ops.empty())
-    return;
-  llvm::DenseSet<Operation *> emitted(ops.begin(), ops.end());
-  // Each run of emitted ops is numbered between the ops around it.
-  for (Operation *op : ops) {
-    Operation *previous = op->getPrevNode();
-    if (previous && emitted.contains(previous))
-      continue;
-    Operation *end = op;
-    while (end->getNextNode() && emitted.contains(end->getNextNode()))
-      end = end->getNextNode();
-    positions.renumber(op->getBlock(), op->getIterator(),
-                       std::next(end->getIterator()), {});
-  }
-  slots.update({}, ops);
-  for (Operation *op : ops)
-    for (Operation *holder = op->getParentOp(); holder;
-         holder = holder->getParentOp()) {
-      footprints.forget(holder);
-      if (holder == function.getOperation())
-        break;
-    }
-  hostAliasing.emplace(function);
-  numOps += ops.size();
 }

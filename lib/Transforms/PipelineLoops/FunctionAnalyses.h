@@ -57,12 +57,11 @@ struct FunctionAnalyses {
   /// Brings every analysis up to date after the rewrite `scope` recorded:
   /// at the cost of the ops it put in the loop's place and around the op
   /// that holds the loop, not of the function.
-  void update(const LoopRewriteScope &scope);
-
-  /// Brings every analysis up to date with ops a rewrite put away from the
-  /// places `update` covers (emitPipelinedLoop's allocs and deallocs beside
-  /// the buffers they rotate). Call it after `update`.
-  void noteEmittedBeside(ArrayRef<Operation *> ops);
+  /// `emittedBeside`: ops the rewrite put away from those places (the
+  /// allocs and deallocs emitPipelinedLoop makes beside the buffers they
+  /// rotate).
+  void update(const LoopRewriteScope &scope,
+              ArrayRef<Operation *> emittedBeside = {});
 
   func::FuncOp function;
   SlotAccessAnalysis slots;

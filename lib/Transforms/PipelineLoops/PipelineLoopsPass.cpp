@@ -178,8 +178,7 @@ private:
     else
       tryPeelingFirstIteration(loop, /*extraOps=*/0, /*remarks=*/true);
     finishRewrite(block, before, last, loopLoc);
-    analyses->update(scope);
-    analyses->noteEmittedBeside(emittedBeside);
+    analyses->update(scope, emittedBeside);
     emittedBeside.clear();
     return true;
   }
