@@ -22,6 +22,13 @@ DeallocOp vyre::getGroupableDealloc(AllocOp alloc) {
       !type.getLayout().isIdentity() ||
       !isa<IntegerType, FloatType, IndexType>(type.getElementType()))
     return {};
+  // An element of 3, 5, 6 or 7 bytes (i24, f80) takes more in LLVM's
+  // layout (its alloc size, a power of two) than its size: the buffer's
+  // bytes would not be what the group reserves for it.
+  std::optional<uint64_t> elementBytes =
+      getElementBytes(type.getElementType(), alloc);
+  if (!elementBytes || !llvm::isPowerOf2_64(*elementBytes))
+    return {};
   DeallocOp found;
   for (Operation *user : alloc->getUsers()) {
     auto dealloc = dyn_cast<DeallocOp>(user);

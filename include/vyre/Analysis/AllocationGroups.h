@@ -29,12 +29,13 @@ namespace mlir::vyre {
 /// what `cuMemAlloc` guarantees of a buffer of its own.
 constexpr int64_t kGroupedBufferAlignment = 256;
 
-/// Two or more `vyre.alloc`s of one block, each of static shape in the
-/// default memory space and freed by exactly one `vyre.dealloc`, in the same
-/// block; their deallocs follow one another, with no op between them but
-/// pure ones (no memory effect, no region: constants, index arithmetic) and
-/// the schedule's `vyre.record`, `vyre.wait` and `vyre.sync`. The group is
-/// freed at the last: past those ops, which allocate nothing.
+/// Two or more `vyre.alloc`s of one block, each of static shape (of
+/// elements of 1, 2, 4, 8 or 16 bytes) in the default memory space and freed
+/// by exactly one `vyre.dealloc`, in the same block; their deallocs follow one
+/// another, with no op between them but pure ones (no memory effect, no region:
+/// constants, index arithmetic) and the schedule's `vyre.record`, `vyre.wait`
+/// and `vyre.sync`. The group is freed at the last: past those ops, which
+/// allocate nothing.
 struct AllocationGroup {
   /// In block order.
   SmallVector<AllocOp> allocs;
@@ -47,8 +48,9 @@ struct AllocationGroup {
 };
 
 /// The one `vyre.dealloc` of `alloc`, in `alloc`'s block, if `alloc` may be
-/// grouped (a static shape of integers, floats or indices, in the default
-/// memory space, and exactly one dealloc, in its block); null otherwise.
+/// grouped (a static shape of integers, floats or indices whose size is a
+/// power of two bytes, as LLVM lays them out, in the default memory space,
+/// and exactly one dealloc, in its block); null otherwise.
 DeallocOp getGroupableDealloc(AllocOp alloc);
 
 /// The groups of the allocations in `root`'s regions (`root` included when

@@ -23,6 +23,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -84,6 +85,33 @@ Value mlir::vyre::gpu_streams::rootBehindViews(Value value) {
   return value;
 }
 
+/// Whether the elements `cast` selects, at its static offset, sizes and
+/// strides, are elements of its source, a static identity-layout memref of
+/// the same element type.
+static bool staysWithinSource(memref::ReinterpretCastOp cast) {
+  auto source = dyn_cast<MemRefType>(cast.getSource().getType());
+  if (!source || !source.hasStaticShape() || !source.getLayout().isIdentity() ||
+      source.getElementType() != cast.getType().getElementType())
+    return false;
+  ArrayRef<int64_t> offsets = cast.getStaticOffsets();
+  ArrayRef<int64_t> sizes = cast.getStaticSizes();
+  ArrayRef<int64_t> strides = cast.getStaticStrides();
+  if (offsets.size() != 1 || ShapedType::isDynamic(offsets.front()))
+    return false;
+  int64_t low = offsets.front(), high = offsets.front();
+  for (auto [size, stride] : llvm::zip_equal(sizes, strides)) {
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(stride) ||
+        size < 0 || std::abs(stride) > (int64_t(1) << 31) ||
+        size > (int64_t(1) << 31))
+      return false;
+    if (size == 0)
+      return true;
+    int64_t reach = (size - 1) * stride;
+    (reach < 0 ? low : high) += reach;
+  }
+  return low >= 0 && high < source.getNumElements();
+}
+
 std::optional<std::pair<int64_t, int64_t>>
 mlir::vyre::gpu_streams::bytesWithinRoot(Value value) {
   // Walking down to the root: the first memref.view gives the size, and
@@ -101,10 +129,15 @@ mlir::vyre::gpu_streams::bytesWithinRoot(Value value) {
           shift.isNegative() || shift.getActiveBits() > 62)
         return std::nullopt;
       if (!size) {
+        // Elements whose LLVM alloc size exceeds their size (i24) reach
+        // further than the type's bytes say.
+        std::optional<uint64_t> elementBytes = vyre::getElementBytes(
+            view.getType().getElementType(), view.getOperation());
         bool overflows = false;
         std::optional<uint64_t> bytes =
             vyre::getCopyBytes(view.getResult(), view, &overflows);
-        if (!bytes || overflows || *bytes >= (uint64_t(1) << 62))
+        if (!elementBytes || !llvm::isPowerOf2_64(*elementBytes) || !bytes ||
+            overflows || *bytes >= (uint64_t(1) << 62))
           return std::nullopt;
         size = int64_t(*bytes);
       }
@@ -114,13 +147,26 @@ mlir::vyre::gpu_streams::bytesWithinRoot(Value value) {
       value = view.getSource();
       continue;
     }
-    // Any other view of the buffer stays within its bytes: the buffer was
-    // an allocation of its own before the lowering carved it out of one,
-    // and reaching past an allocation is undefined.
-    auto view = dyn_cast<ViewLikeOpInterface>(definer);
-    if (!view || view.getViewDest() != value)
+    auto viewLike = dyn_cast<ViewLikeOpInterface>(definer);
+    if (!viewLike || viewLike.getViewDest() != value)
       break;
-    value = view.getViewSource();
+    if (size) {
+      // Below a memref.view, only a cast keeps the offsets counted so far
+      // those of the root.
+      if (!isa<memref::CastOp>(definer))
+        return std::nullopt;
+    } else if (auto cast = dyn_cast<memref::ReinterpretCastOp>(definer)) {
+      // Above it, a reinterpret_cast may reach past its source, and counts
+      // only where its elements are its source's.
+      if (!staysWithinSource(cast))
+        return std::nullopt;
+    } else if (!isa<memref::SubViewOp, memref::CastOp, memref::CollapseShapeOp,
+                    memref::ExpandShapeOp, memref::TransposeOp>(definer)) {
+      // A view that selects elements of its source stays within its bytes
+      // (reaching past a memref's elements is undefined); any other may not.
+      return std::nullopt;
+    }
+    value = viewLike.getViewSource();
   }
   if (!size)
     return std::nullopt;

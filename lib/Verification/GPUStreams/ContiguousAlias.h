@@ -28,9 +28,12 @@ Value viewBehindPointer(Value pointer);
 Value rootBehindViews(Value value);
 
 /// The bytes of rootBehindViews(value) that `value` may touch, [begin, end),
-/// where a `memref.view` at a constant offset, of a static shape, stands
-/// between them (the lowering's buffers carved out of one allocation: any
-/// view of one stays within its bytes); none otherwise (any byte).
+/// where a `memref.view` at a constant offset, of a static shape (of
+/// elements of a power of two bytes), stands between them: the lowering's
+/// buffers carved out of one allocation. Above it, subviews, casts, shape
+/// changes and the aliases above stay within its bytes, and so does a
+/// reinterpret_cast whose elements are its source's; below it, casts and
+/// further such memref.views. None otherwise (any byte).
 std::optional<std::pair<int64_t, int64_t>> bytesWithinRoot(Value value);
 
 } // namespace mlir::vyre::gpu_streams

@@ -89,3 +89,24 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Elements of 3 bytes take 4 in LLVM's layout (its alloc size): buffers of
+// such elements are not grouped, each is a gpu.alloc of its own.
+// CHECK-LABEL: func.func @odd_elements
+// CHECK-COUNT-2: gpu.alloc async {{.*}} : memref<256xi24>
+// CHECK-NOT:     memref.view
+// CHECK-COUNT-2: gpu.dealloc async
+module attributes {gpu.container_module} {
+  func.func @odd_elements(%h: memref<256xi24> {vyre.pinned, llvm.noalias}, %g: memref<256xi24> {vyre.pinned, llvm.noalias}) {
+    %x = vyre.alloc : memref<256xi24>
+    %y = vyre.alloc : memref<256xi24>
+    vyre.copy_h2d %g to %y : memref<256xi24> to memref<256xi24>
+    vyre.copy_h2d %h to %x : memref<256xi24> to memref<256xi24>
+    vyre.copy_d2h %y to %g : memref<256xi24> to memref<256xi24>
+    vyre.dealloc %x : memref<256xi24>
+    vyre.dealloc %y : memref<256xi24>
+    return
+  }
+}

@@ -731,6 +731,10 @@ private:
         type.getElementType().isIndex()
             ? 8
             : std::max<int64_t>(1, (type.getElementTypeBitWidth() + 7) / 8);
+    // LLVM lays out an element of 3, 5, 6 or 7 bytes in more.
+    if (!llvm::isPowerOf2_64(elementBytes))
+      return unmodelled(view, "views elements whose size is not a power of "
+                              "two bytes");
     int64_t begin = integer(view.getByteShift());
     int64_t end = begin + type.getNumElements() * elementBytes;
     if (begin < 0 || end > source.sizes.front())

@@ -100,6 +100,25 @@ TEST_F(AllocationGroupsTest, FreesTheGroupAtItsLastDealloc) {
   EXPECT_EQ(groups.lookup(allocs()[0]), groups.lookup(frees[2]));
 }
 
+TEST(AllocationGroupsOddElements, KeepsBuffersOfThreeByteElementsApart) {
+  // i24 takes 3 bytes in the data layout, 4 in LLVM's: never grouped.
+  DialectRegistry registry;
+  registerVyreDialects(registry);
+  MLIRContext context(registry);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    func.func @odd() {
+      %a = vyre.alloc : memref<16xi24>
+      %b = vyre.alloc : memref<16xi24>
+      vyre.dealloc %a : memref<16xi24>
+      vyre.dealloc %b : memref<16xi24>
+      return
+    }
+  )mlir",
+                                                             &context);
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(findAllocationGroups(*module).empty());
+}
+
 TEST_F(AllocationGroupsTest, NoRootNoGroups) {
   AllocationGroups groups(nullptr);
   EXPECT_TRUE(groups.groups.empty());
