@@ -131,6 +131,11 @@ public:
       movedOps.insert(copy.copy.getOperation());
   }
 
+  /// The allocs and deallocs `run` emitted beside the buffers they rotate.
+  SmallVector<Operation *> takeEmittedBeside() {
+    return std::move(emittedBeside);
+  }
+
   void run() {
     // The new buffers live around the outermost op that holds the loop in
     // its function: a loop nested in another allocates them once, not in
@@ -403,8 +408,6 @@ private:
   /// The dealloc of each rotated buffer whose copies are allocated and
   /// freed beside it (allocateRotatingBuffers).
   DenseMap<Operation *, DeallocOp> besideDealloc;
-
-public:
   /// The allocs and deallocs emitted beside the buffers they rotate.
   SmallVector<Operation *> emittedBeside;
   /// The fills and deferred copies, which leave their place in the body;
@@ -419,5 +422,5 @@ SmallVector<Operation *> pipeline::emitPipelinedLoop(
     scf::ForOp loop, const LoopPrefetchAnalysis &analysis, unsigned depth) {
   PipelinedLoopEmitter emitter(loop, analysis, depth);
   emitter.run();
-  return std::move(emitter.emittedBeside);
+  return emitter.takeEmittedBeside();
 }
